@@ -21,11 +21,16 @@ def verify(root: Path) -> list[str]:
     problems = []
     listed = set()
     sums = root / "SHA256SUMS"
+    if not sums.exists():
+        return [f"{sums}: missing"]
     for lineno, line in enumerate(sums.read_text().splitlines(), 1):
         if not line.strip():
             continue
         expected, _, name = line.partition("  ")
         name = name.strip()
+        if not name or len(expected) != 64:
+            problems.append(f"{sums}:{lineno}: malformed line (expected '<sha256>  <path>')")
+            continue
         listed.add(Path(name).as_posix().removeprefix("./"))
         path = root / name
         if not path.exists():
