@@ -1,0 +1,25 @@
+"""searchgrade: grade retrieval the way trec_eval does, and say where you differ."""
+from . import io as _io
+from .io import *  # noqa: F401,F403  (FormatError, read_qrels, read_run, parse_*, write_*)
+from .metrics import (
+    Evaluator,
+    Measure,
+    aggregate,
+    evaluate,
+    known_measures,
+    parse_measure,
+    score_ranking,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Evaluator",
+    "Measure",
+    "aggregate",
+    "evaluate",
+    "known_measures",
+    "parse_measure",
+    "score_ranking",
+    *_io.__all__,
+]

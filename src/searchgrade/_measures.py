@@ -1,0 +1,749 @@
+"""Vectorised measure kernels behind :mod:`searchgrade.metrics` (private).
+
+Every kernel receives a :class:`Ranked` context: the whole run, already sorted
+and flattened into parallel numpy arrays (one entry per retrieved document,
+query by query, in rank order), plus per-query statistics of the qrels.  A
+kernel returns one float per query, computed with segment operations
+(``np.bincount`` with weights, cumulative sums within segments) instead of a
+Python loop over queries.  Only the experimental trec_eval measures (G, binG,
+ndcg_rel, Rndcg), which trec_eval itself defines by a sequential loop, and the
+tie-aware reciprocal rank run a short loop over the few queries that need it.
+
+Conventions shared by all kernels (``L`` is the binary relevance level):
+
+* ``grade``: the qrels grade of each retrieved document, 0 when the document is
+  not in the qrels or has a negative grade;
+* ``judged``: the document has a qrels entry with grade >= 0 (a negative grade
+  means "in the pool but not judged", as in trec_eval);
+* relevant: ``grade >= L``; judged non-relevant: ``judged and grade < L``;
+* ``R``: the number of qrels documents of the query with grade >= L.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Callable
+
+import numpy as np
+from scipy.special import gammaln
+
+#: trec_eval's floor for geometric means (MIN_GEO_MEAN in trec_eval.h).
+MIN_GEO_MEAN = 0.00001
+#: trec_eval's smoothing constant for infAP (INFAP_EPSILON in trec_eval.h).
+INFAP_EPSILON = 0.00001
+
+
+@dataclass
+class Ranked:
+    """A run sorted into rank order and flattened, with the qrels statistics of each query."""
+
+    n: int  # number of queries (rows of the result)
+    seg: np.ndarray  # row index of each retrieved entry, non-decreasing
+    rank: np.ndarray  # 1-based rank of each entry within its query
+    grade: np.ndarray  # qrels grade (0 for unjudged / negative)
+    judged: np.ndarray  # bool: qrels entry with grade >= 0
+    nonpool: np.ndarray  # bool: not in the qrels at all
+    nret: np.ndarray  # retrieved documents per row
+    qseg: np.ndarray  # row of each qrels judgment (grade >= 0), rows sorted
+    qgrade: np.ndarray  # grade of each qrels judgment, descending within a row
+    qrank: np.ndarray  # 1-based position of each judgment in its row (ideal ranking)
+    expected: bool = False  # ties="expected": tie groups are averaged over
+    gid: np.ndarray | None = None  # tie group of each entry (expected mode)
+    cache: dict = field(default_factory=dict)
+
+    def docids(self) -> list:
+        """Document ids of all entries, in rank order (built on request)."""
+        docs = self.cache["docs"]
+        return [docs[j] for j in self.cache["order"].tolist()]
+
+    # ----------------------------------------------------------- segment tools
+    def ssum(self, x, mask=None) -> np.ndarray:
+        """Per-row sum of x (optionally only where mask)."""
+        x = np.asarray(x, dtype=np.float64)
+        if mask is None:
+            return np.bincount(self.seg, weights=x, minlength=self.n)
+        return np.bincount(self.seg[mask], weights=x[mask], minlength=self.n)
+
+    def count(self, mask) -> np.ndarray:
+        """Per-row number of entries where mask is true."""
+        return np.bincount(self.seg[mask], minlength=self.n).astype(np.float64)
+
+    def segcumsum(self, x) -> np.ndarray:
+        """Cumulative sum of x within each row (inclusive)."""
+        x = np.asarray(x, dtype=np.float64)
+        c = np.cumsum(x)
+        totals = np.bincount(self.seg, weights=x, minlength=self.n)
+        before = np.concatenate(([0.0], np.cumsum(totals)[:-1]))
+        return c - before[self.seg]
+
+    def segcount(self, mask) -> np.ndarray:
+        """Inclusive running count of mask within each row (exact integers)."""
+        mask = np.asarray(mask, dtype=bool)
+        c = np.cumsum(mask, dtype=np.int64)
+        totals = np.bincount(self.seg[mask], minlength=self.n)
+        before = np.concatenate(([0], np.cumsum(totals)[:-1]))
+        return c - before[self.seg]
+
+    def top(self, k) -> np.ndarray | None:
+        """Mask of entries ranked within the cutoff k (None: no cutoff)."""
+        return None if k is None else self.rank <= k
+
+    # ----------------------------------------------------------- tie groups
+    def groups(self):
+        """(group size, group start offset within row, group of each entry) for ties='expected'."""
+        if "groups" not in self.cache:
+            size = np.bincount(self.gid)
+            first = np.flatnonzero(np.r_[True, self.gid[1:] != self.gid[:-1]])
+            start0 = self.rank[first] - 1  # entries before the group in its row
+            self.cache["groups"] = (size, start0, first)
+        return self.cache["groups"]
+
+    def lin(self, x) -> np.ndarray:
+        """x itself, or in expected mode its mean over each tie group (exact for linear measures)."""
+        x = np.asarray(x, dtype=np.float64)
+        if not self.expected:
+            return x
+        size = self.groups()[0]
+        return (np.bincount(self.gid, weights=x, minlength=len(size)) / size)[self.gid]
+
+    # ----------------------------------------------------------- qrels stats
+    def num_rel(self, level: int) -> np.ndarray:
+        """R: qrels documents with grade >= level, per row."""
+        key = ("R", level)
+        if key not in self.cache:
+            self.cache[key] = np.bincount(self.qseg[self.qgrade >= level], minlength=self.n).astype(np.float64)
+        return self.cache[key]
+
+    def num_judged_nonrel(self, level: int) -> np.ndarray:
+        """Judged non-relevant qrels documents (0 <= grade < level), per row."""
+        return np.bincount(self.qseg[self.qgrade < level], minlength=self.n).astype(np.float64)
+
+    def max_grade(self) -> np.ndarray:
+        """Largest qrels grade of each row (0 if none)."""
+        if "maxg" not in self.cache:
+            m = np.zeros(self.n)
+            if len(self.qgrade):
+                np.maximum.at(m, self.qseg, self.qgrade.astype(np.float64))
+            self.cache["maxg"] = m
+        return self.cache["maxg"]
+
+    def rel(self, level: int) -> np.ndarray:
+        """Boolean relevance (grade >= level) of each retrieved entry."""
+        key = ("rel", level)
+        if key not in self.cache:
+            self.cache[key] = self.grade >= level
+        return self.cache[key]
+
+
+def _div(num, den) -> np.ndarray:
+    """num / den, 0 where den == 0."""
+    num = np.asarray(num, dtype=np.float64)
+    den = np.broadcast_to(np.asarray(den, dtype=np.float64), num.shape)
+    out = np.zeros_like(num)
+    np.divide(num, den, out=out, where=den != 0)
+    return out
+
+
+def _level(ctx: Ranked, m) -> int:
+    """The binary relevance level of measure m: its rel= parameter or the evaluation's rel_level."""
+    return m.params.get("rel", m.rel_level)
+
+
+# ===================================================================== kernels
+def precision(ctx, m):
+    """P@k = |relevant in top k| / k (trec_eval P_k; a short run counts as non-relevant padding)."""
+    k = m.cutoff
+    return ctx.ssum(ctx.lin(ctx.rel(_level(ctx, m))), ctx.top(k)) / k
+
+
+def recall(ctx, m):
+    """R@k = |relevant in top k| / R (0 when R = 0)."""
+    L = _level(ctx, m)
+    return _div(ctx.ssum(ctx.lin(ctx.rel(L)), ctx.top(m.cutoff)), ctx.num_rel(L))
+
+
+def relative_precision(ctx, m):
+    """RelP@k = |relevant in top k| / min(k, R) (trec_eval relative_P_k)."""
+    L = _level(ctx, m)
+    return _div(ctx.ssum(ctx.lin(ctx.rel(L)), ctx.top(m.cutoff)), np.minimum(m.cutoff, ctx.num_rel(L)))
+
+
+def hit(ctx, m):
+    """Hit@k = 1 if a relevant document is in the top k, else 0 (trec_eval success_k)."""
+    L, k = _level(ctx, m), m.cutoff
+    rel = ctx.rel(L)
+    if not ctx.expected:
+        return (ctx.count(rel & (ctx.rank <= k)) > 0).astype(np.float64)
+    # Expected value: 1 - P(no relevant document in the top k).  A tie group of
+    # size n holding r relevant documents, of which m positions fall within the
+    # cutoff, contributes P(none of the m is relevant) = C(n-r, m) / C(n, m).
+    size, start0, first = ctx.groups()
+    r = np.bincount(ctx.gid, weights=rel.astype(np.float64), minlength=len(size))
+    inside = np.clip(k - start0, 0, size).astype(np.float64)
+    zero = inside > size - r  # cannot avoid a relevant document
+    logp = np.zeros(len(size))
+    ok = ~zero & (inside > 0) & (r > 0)
+    n_, r_, m_ = size[ok].astype(np.float64), r[ok], inside[ok]
+    logp[ok] = gammaln(n_ - r_ + 1) - gammaln(n_ - r_ - m_ + 1) - gammaln(n_ + 1) + gammaln(n_ - m_ + 1)
+    row = ctx.seg[first]
+    sure = np.bincount(row[zero], minlength=ctx.n) > 0
+    p_none = np.exp(np.bincount(row, weights=logp, minlength=ctx.n))
+    return np.where(sure, 1.0, 1.0 - p_none)
+
+
+def r_precision(ctx, m):
+    """Rprec = |relevant in top R| / R: precision after R documents (0 when R = 0)."""
+    L = _level(ctx, m)
+    R = ctx.num_rel(L)
+    return _div(ctx.ssum(ctx.lin(ctx.rel(L)), ctx.rank <= R[ctx.seg]), R)
+
+
+def rprec_mult(ctx, m):
+    """RprecMult(m=x) = P@c with c = floor(x*R + 0.9) (trec_eval Rprec_mult_x; 0 when c = 0)."""
+    L = _level(ctx, m)
+    R = ctx.num_rel(L)
+    c = np.floor(m.params["m"] * R + 0.9)
+    hits = ctx.ssum(ctx.lin(ctx.rel(L)), ctx.rank <= c[ctx.seg])
+    return _div(hits, c)
+
+
+def average_precision(ctx, m):
+    """AP = (1/R) * sum over relevant ranks i (within the cutoff) of P@i; AP@k keeps the divisor R."""
+    L, k = _level(ctx, m), m.cutoff
+    rel = ctx.rel(L)
+    R = ctx.num_rel(L)
+    if not ctx.expected:
+        crel = ctx.segcount(rel)
+        terms = np.where(rel, crel / ctx.rank, 0.0)
+    else:
+        # E[AP] (McSherry & Najork 2008): for position i in tie group G (n docs,
+        # r relevant, C relevant documents in earlier groups, i0 = positions of G
+        # before i): E[rel_i * sum_{j<=i} rel_j] = r/n * (1 + C + i0*(r-1)/(n-1)).
+        size, start0, first = ctx.groups()
+        relf = rel.astype(np.float64)
+        r = np.bincount(ctx.gid, weights=relf, minlength=len(size))
+        crel = ctx.segcumsum(relf)
+        c_before = (crel - relf)[first]  # relevant documents before each group
+        n_e = size[ctx.gid].astype(np.float64)
+        r_e = r[ctx.gid]
+        i0 = ctx.rank - 1 - start0[ctx.gid]
+        pair = _div(r_e - 1, n_e - 1)
+        terms = (r_e / n_e) * (1 + c_before[ctx.gid] + i0 * pair) / ctx.rank
+    return _div(ctx.ssum(terms, ctx.top(k)), R)
+
+
+def reciprocal_rank(ctx, m):
+    """RR = 1 / rank of the first relevant document (0 if none, or none within the cutoff k)."""
+    L, k = _level(ctx, m), m.cutoff
+    rel = ctx.rel(L)
+    out = np.zeros(ctx.n)
+    idx = np.flatnonzero(rel)
+    if len(idx) == 0:
+        return out
+    rows, first = np.unique(ctx.seg[idx], return_index=True)
+    first_idx = idx[first]
+    ranks = ctx.rank[first_idx].astype(np.float64)
+    if not ctx.expected:
+        val = 1.0 / ranks
+        if k is not None:
+            val = np.where(ranks <= k, val, 0.0)
+        out[rows] = val
+        return out
+    # Expected value over the first tie group holding a relevant document: with
+    # s documents before it, n in it and r relevant, the first relevant one sits
+    # at s + j with P(j) = C(n-j, r-1) / C(n, r), j = 1 .. n-r+1.
+    size, start0, _ = ctx.groups()
+    relf = rel.astype(np.float64)
+    r_g = np.bincount(ctx.gid, weights=relf, minlength=len(size))
+    for row, i in zip(rows, first_idx):
+        g = ctx.gid[i]
+        n, r, s = int(size[g]), int(r_g[g]), int(start0[g])
+        j = np.arange(1, n - r + 2, dtype=np.float64)
+        logp = (gammaln(n - j + 1) - gammaln(r) - gammaln(n - j - r + 2)) - (
+            gammaln(n + 1) - gammaln(r + 1) - gammaln(n - r + 1))
+        pos = s + j
+        w = np.exp(logp) / pos
+        if k is not None:
+            w = np.where(pos <= k, w, 0.0)
+        out[row] = w.sum()
+    return out
+
+
+def _gain(ctx, m, grade):
+    """Gain of a grade: linear g (trec_eval), or exponential 2^g - 1 (Burges et al. 2005)."""
+    g = grade.astype(np.float64)
+    if m.params.get("gain", "linear") == "exp":
+        return np.exp2(g) - 1.0
+    return g
+
+
+def _discount(m, rank):
+    """1 / log2(rank + 1), or Jarvelin-Kekalainen: 1 for rank < b, 1 / log_b(rank) from rank b on."""
+    rank = rank.astype(np.float64)
+    if m.params.get("discount", "log2") == "jk":
+        b = float(m.params.get("b", 2))
+        return np.where(rank < b, 1.0, np.log(b) / np.log(np.maximum(rank, b)))
+    return 1.0 / np.log2(rank + 1.0)
+
+
+def _dcg(ctx, m, discounted=True):
+    """Per-row DCG (or CG) of the run within the cutoff."""
+    gain = ctx.lin(_gain(ctx, m, ctx.grade))
+    w = gain * _discount(m, ctx.rank) if discounted else gain
+    return ctx.ssum(w, ctx.top(m.cutoff))
+
+
+def _ideal_dcg(ctx, m, discounted=True):
+    """Per-row DCG of the ideal ranking (all judged documents by decreasing grade) within the cutoff."""
+    g = _gain(ctx, m, ctx.qgrade)
+    w = g * _discount(m, ctx.qrank) if discounted else g
+    if m.cutoff is not None:
+        w = np.where(ctx.qrank <= m.cutoff, w, 0.0)
+    return np.bincount(ctx.qseg, weights=w, minlength=ctx.n)
+
+
+def ndcg(ctx, m):
+    """nDCG@k = DCG@k / ideal DCG@k, DCG@k = sum_{i<=k} gain(g_i) * discount(i) (0 if no positive gain)."""
+    return _div(_dcg(ctx, m), _ideal_dcg(ctx, m))
+
+
+def dcg(ctx, m):
+    """DCG@k = sum over ranks i <= k of gain(g_i) * discount(i) (not normalised)."""
+    return _dcg(ctx, m)
+
+
+def cg(ctx, m):
+    """CG@k = sum over ranks i <= k of gain(g_i) (cumulated gain, no discount)."""
+    return _dcg(ctx, m, discounted=False)
+
+
+def _rbp_gain(ctx, m):
+    """RBP gain: binary at rel= if given, else grade / (largest grade in the query's qrels)."""
+    if "rel" in m.params:
+        return ctx.rel(m.params["rel"]).astype(np.float64)
+    return _div(ctx.grade.astype(np.float64), ctx.max_grade()[ctx.seg])
+
+
+def rbp(ctx, m):
+    """RBP(p) = (1 - p) * sum_i gain_i * p^(i-1) (Moffat & Zobel 2008)."""
+    p = m.params["p"]
+    w = ctx.lin(_rbp_gain(ctx, m)) * np.power(p, ctx.rank - 1.0)
+    return (1 - p) * ctx.ssum(w, ctx.top(m.cutoff))
+
+
+def rbp_resid(ctx, m):
+    """RBP_resid(p) = p^n + (1 - p) * sum over unjudged ranks i <= n of p^(i-1), n = min(k, docs retrieved)."""
+    p = m.params["p"]
+    k = m.cutoff
+    unj = ctx.lin(~ctx.judged)
+    tail = np.power(p, ctx.nret if k is None else np.minimum(ctx.nret, k).astype(np.float64))
+    return tail + (1 - p) * ctx.ssum(unj * np.power(p, ctx.rank - 1.0), ctx.top(k))
+
+
+def err(ctx, m):
+    """ERR@k = sum_i (1/i) R_i prod_{j<i} (1 - R_j), R_i = (2^g_i - 1) / 2^gmax (Chapelle et al. 2009)."""
+    if "max_grade" in m.params:
+        gmax = np.full(ctx.n, float(m.params["max_grade"]))
+    else:
+        gmax = ctx.max_grade()
+    g = np.minimum(ctx.grade.astype(np.float64), gmax[ctx.seg])
+    R = (np.exp2(g) - 1.0) / np.exp2(gmax[ctx.seg])
+    log_keep = np.log1p(-R)
+    before = ctx.segcumsum(log_keep) - log_keep  # log prod_{j<i} (1 - R_j)
+    return ctx.ssum(R * np.exp(before) / ctx.rank, ctx.top(m.cutoff))
+
+
+def bpref(ctx, m):
+    """Bpref = (1/R) sum over retrieved relevant r of (1 - min(N_r, R) / min(N, R)) (Buckley & Voorhees 2004).
+
+    N_r: judged non-relevant documents ranked above r; N: judged non-relevant
+    documents in the qrels.  Unjudged documents are skipped (trec_eval's bpref).
+    """
+    L = _level(ctx, m)
+    rel = ctx.rel(L)
+    nonrel = ctx.judged & ~rel
+    R = ctx.num_rel(L)
+    N = ctx.num_judged_nonrel(L)
+    n_above = ctx.segcount(nonrel)
+    num = np.minimum(n_above, R[ctx.seg])
+    den = np.minimum(N, R)[ctx.seg]
+    terms = np.where(rel, 1.0 - _div(num, den), 0.0)
+    return _div(ctx.ssum(terms), R)
+
+
+def infap(ctx, m):
+    """infAP (Yilmaz & Aslam 2006) exactly as trec_eval computes it; equals AP when every document is judged."""
+    L = _level(ctx, m)
+    rel = ctx.rel(L)
+    judged, nonpool = ctx.judged, ctx.nonpool
+    unj_pool = ~judged & ~nonpool
+    nonrel = judged & ~rel
+    rel_so_far = ctx.segcount(rel).astype(np.float64)
+    nonrel_so_far = ctx.segcount(nonrel).astype(np.float64)
+    unj_so_far = ctx.segcount(unj_pool).astype(np.float64)
+    j = ctx.rank - 1.0
+    safe_j = np.maximum(j, 1.0)
+    e = INFAP_EPSILON
+    term = 1.0 / (j + 1) + (j / (j + 1)) * ((rel_so_far - 1 + nonrel_so_far + unj_so_far) / safe_j) * (
+        (rel_so_far - 1 + e) / (rel_so_far - 1 + nonrel_so_far + 2 * e))
+    term = np.where(j == 0, 1.0, term)
+    return _div(ctx.ssum(np.where(rel, term, 0.0)), ctx.num_rel(L))
+
+
+def judged_at(ctx, m):
+    """Judged@k = |documents with a judgment (grade >= 0) in the top k| / k."""
+    return ctx.ssum(ctx.lin(ctx.judged), ctx.top(m.cutoff)) / m.cutoff
+
+
+def hole_at(ctx, m):
+    """Hole@k = 1 - Judged@k (a short run's missing ranks count as holes)."""
+    return 1.0 - judged_at(ctx, m)
+
+
+def unjudged_at(ctx, m):
+    """Unj@k = |unjudged documents in the top k| / k (trec_eval unj_k; = Hole@k when at least k retrieved)."""
+    return ctx.ssum(ctx.lin(~ctx.judged), ctx.top(m.cutoff)) / m.cutoff
+
+
+def _lround(x):
+    """C's lround for non-negative doubles: round half away from zero."""
+    f = np.floor(x)
+    return f + ((x - f) >= 0.5)
+
+
+def _iprec(ctx, L, levels):
+    """Interpolated precision at each recall level: rows x levels (trec_eval iprec_at_recall)."""
+    rel = ctx.rel(L)
+    R = ctx.num_rel(L)
+    idx = np.flatnonzero(rel)
+    out = np.zeros((ctx.n, len(levels)))
+    if len(idx) == 0:
+        return out
+    seg = ctx.seg[idx]
+    j = ctx.segcount(rel)[idx].astype(np.float64)  # j-th relevant document of its row
+    prec = j / ctx.rank[idx]
+    # Suffix maximum of precision within each row: offsets keep rows apart.
+    off = 2.0 * (seg.max() - seg[::-1])
+    smax = (np.maximum.accumulate(prec[::-1] + off) - off)[::-1]
+    nrr = np.bincount(seg, minlength=ctx.n)
+    start = np.concatenate(([0], np.cumsum(nrr)[:-1]))
+    for c_i, level in enumerate(levels):
+        c = _lround(level * R)  # the recall level as a number of relevant documents
+        c = np.maximum(c, 1)  # recall 0: the best precision anywhere
+        ok = (c <= nrr) & (nrr > 0)
+        rows = np.flatnonzero(ok)
+        out[rows, c_i] = smax[start[rows] + c[rows].astype(np.int64) - 1]
+    return out
+
+
+def iprec(ctx, m):
+    """IPrec@r = max precision at any rank whose recall >= r, the level r*R rounded as trec_eval does."""
+    return _iprec(ctx, _level(ctx, m), [m.cutoff])[:, 0]
+
+
+def eleven_pt(ctx, m):
+    """11pt = mean of IPrec at recall 0.0, 0.1, ..., 1.0."""
+    levels = [i / 10 for i in range(11)]
+    return _iprec(ctx, _level(ctx, m), levels).mean(axis=1)
+
+
+def _set_counts(ctx, m):
+    L = _level(ctx, m)
+    nrr = ctx.ssum(ctx.lin(ctx.rel(L)))
+    return nrr, ctx.nret.astype(np.float64), ctx.num_rel(L)
+
+
+def set_p(ctx, m):
+    """SetP = |relevant retrieved| / |retrieved|."""
+    nrr, nret, R = _set_counts(ctx, m)
+    return _div(nrr, nret)
+
+
+def set_r(ctx, m):
+    """SetR = |relevant retrieved| / R."""
+    nrr, nret, R = _set_counts(ctx, m)
+    return _div(nrr, R)
+
+
+def set_f(ctx, m):
+    """SetF(beta) = (1 + beta^2) P R / (beta^2 P + R) over the retrieved set (van Rijsbergen)."""
+    b2 = m.params.get("beta", 1.0) ** 2
+    nrr, nret, R = _set_counts(ctx, m)
+    P, Rc = _div(nrr, nret), _div(nrr, R)
+    return _div((1 + b2) * P * Rc, b2 * P + Rc)
+
+
+def set_e(ctx, m):
+    """SetE(beta) = 1 - SetF(beta) (van Rijsbergen's effectiveness measure E)."""
+    return 1.0 - set_f(ctx, m)
+
+
+def set_rel_p(ctx, m):
+    """SetRelP = |relevant retrieved| / min(|retrieved|, R) (trec_eval set_relative_P)."""
+    nrr, nret, R = _set_counts(ctx, m)
+    return _div(nrr, np.minimum(nret, R))
+
+
+def set_ap(ctx, m):
+    """SetAP = SetP * SetR (trec_eval set_map)."""
+    nrr, nret, R = _set_counts(ctx, m)
+    return _div(nrr, nret) * _div(nrr, R)
+
+
+def utility(ctx, m):
+    """Utility(a,b,c) = a*|rel ret| + b*|nonrel ret| + c*|rel not ret| (trec_eval utility, d term 0)."""
+    nrr, nret, R = _set_counts(ctx, m)
+    p = m.params
+    return p.get("a", 1.0) * nrr + p.get("b", -1.0) * (nret - nrr) + p.get("c", 0.0) * (R - nrr)
+
+
+def num_ret(ctx, m):
+    """NumRet = number of documents retrieved (after max_docs / judged_only)."""
+    return ctx.nret.astype(np.float64)
+
+
+def num_rel(ctx, m):
+    """NumRel = R, the qrels documents with grade >= rel level."""
+    return ctx.num_rel(_level(ctx, m)).copy()
+
+
+def num_rel_ret(ctx, m):
+    """NumRelRet = number of relevant documents retrieved."""
+    return _set_counts(ctx, m)[0]
+
+
+def num_nonrel_judged_ret(ctx, m):
+    """NumNonRelJudgedRet = retrieved documents judged non-relevant (0 <= grade < rel level)."""
+    L = _level(ctx, m)
+    return ctx.ssum(ctx.lin(ctx.judged & ~ctx.rel(L)))
+
+
+def _rows(ctx):
+    """Per-row (row, retrieved grades, judged flags, qrels grades) for the loop-defined trec_eval measures."""
+    starts = np.concatenate(([0], np.cumsum(ctx.nret)))
+    qcount = np.bincount(ctx.qseg, minlength=ctx.n)
+    qstarts = np.concatenate(([0], np.cumsum(qcount)))
+    for row in range(ctx.n):
+        rs = slice(starts[row], starts[row + 1])
+        qs = slice(qstarts[row], qstarts[row + 1])
+        yield row, ctx.grade[rs].tolist(), ctx.qgrade[qs].tolist()
+
+
+class _IdealWalk:
+    """trec_eval's walk down the ideal ranking: judged documents by decreasing grade (gain = grade)."""
+
+    def __init__(self, qgrades):
+        self.levels = sorted(set(qgrades), reverse=True)  # distinct judged grades, best first
+        self.counts = {g: 0 for g in self.levels}
+        for g in qgrades:
+            self.counts[g] += 1
+        self.cur = 0
+        self.num_at_level = 0
+        self.gain = float(self.levels[0]) if self.levels else 0.0
+
+    def step(self):
+        """Advance one rank; returns the ideal gain at this rank."""
+        self.num_at_level += 1
+        while self.cur < len(self.levels) and self.num_at_level > self.counts[self.levels[self.cur]]:
+            self.num_at_level = 1
+            self.cur += 1
+        self.gain = float(self.levels[self.cur]) if self.cur < len(self.levels) else 0.0
+        return self.gain
+
+
+def bin_g(ctx, m):
+    """binG = (1/R) sum over retrieved relevant docs of 1 / log2(2 + |non-relevant above|) (trec_eval)."""
+    L = _level(ctx, m)
+    rel = ctx.rel(L)
+    nonrel_above = ctx.rank - ctx.segcount(rel)
+    return _div(ctx.ssum(np.where(rel, 1.0 / np.log2(2.0 + nonrel_above), 0.0)), ctx.num_rel(L))
+
+
+def g_measure(ctx, m):
+    """G (trec_eval, experimental): sum_i g_i / log2(2 + cost_i - gain so far_i), over the total ideal gain.
+
+    cost_i sums max(ideal gain at rank j, 1) over ranks j <= i (1 once the ideal list is exhausted).
+    """
+    out = np.zeros(ctx.n)
+    for row, grades, qgrades in _rows(ctx):
+        walk = _IdealWalk(qgrades)
+        sum_res = sum_ideal = sum_cost = g = 0.0
+        ideal = walk.gain
+        for gain in grades:
+            sum_res += gain
+            if ideal > 0:
+                ideal = walk.step()
+                sum_ideal += max(ideal, 0.0)
+                sum_cost += ideal if ideal >= 1.0 else 1.0
+            else:
+                sum_cost += 1.0
+            if gain:
+                g += gain / np.log2(2 + sum_cost - sum_res)
+        while ideal > 0:
+            ideal = walk.step()
+            sum_ideal += max(ideal, 0.0)
+        out[row] = g / sum_ideal if sum_ideal > 0 else 0.0
+    return out
+
+
+def ndcg_rel(ctx, m):
+    """ndcg_rel (trec_eval, experimental): nDCG averaged over relevant docs; unretrieved ones get the final nDCG."""
+    out = np.zeros(ctx.n)
+    for row, grades, qgrades in _rows(ctx):
+        walk = _IdealWalk(qgrades)
+        ideal = walk.gain
+        dcg_ = idcg = s = 0.0
+        nrel = nrelret = 0
+        i = 0
+        for gain in grades:
+            if gain:
+                dcg_ += gain / np.log2(i + 2)
+            if ideal > 0:
+                ideal = walk.step()
+                if ideal > 0:
+                    nrel += 1
+                    idcg += ideal / np.log2(i + 2)
+            if gain > 0:
+                s += dcg_ / idcg if idcg > 0 else 0.0
+                nrelret += 1
+            i += 1
+        while ideal > 0:
+            ideal = walk.step()
+            if ideal > 0:
+                nrel += 1
+                idcg += ideal / np.log2(i + 2)
+            i += 1
+        if idcg > 0:
+            s += (nrel - nrelret) * dcg_ / idcg
+        out[row] = s / nrel if s > 0 else 0.0
+    return out
+
+
+def rndcg(ctx, m):
+    """Rndcg (trec_eval, experimental): nDCG averaged at each rank where the ideal gain level drops."""
+    out = np.zeros(ctx.n)
+    R = ctx.num_rel(_level(ctx, m))
+    for row, grades, qgrades in _rows(ctx):
+        if R[row] == 0:
+            continue
+        walk = _IdealWalk(qgrades)
+        ideal = old = walk.gain
+        dcg_ = idcg = s = 0.0
+        changes = 0
+        i = 0
+        n = len(grades)
+        while i < n and ideal > 0:
+            gain = grades[i]
+            ideal = walk.step()
+            if old != ideal:
+                if idcg > 0:
+                    s += dcg_ / idcg
+                    changes += 1
+                old = ideal
+            if gain:
+                dcg_ += gain / np.log2(i + 2)
+            if ideal > 0:
+                idcg += ideal / np.log2(i + 2)
+            i += 1
+        if i < n:
+            while i < n:
+                if grades[i]:
+                    dcg_ += grades[i] / np.log2(i + 2)
+                i += 1
+            if idcg > 0:
+                s += dcg_ / idcg
+                changes += 1
+        while ideal > 0:
+            ideal = walk.step()
+            if old != ideal:
+                if idcg > 0:
+                    s += dcg_ / idcg
+                    changes += 1
+                old = ideal
+            if ideal > 0:
+                idcg += ideal / np.log2(i + 2)
+            i += 1
+        out[row] = s / changes if changes else 0.0
+    return out
+
+
+# ============================================================ family registry
+@dataclass(frozen=True)
+class Family:
+    """A measure family: its parameters, cutoff rule, aggregation and kernel."""
+
+    name: str
+    kernel: Callable
+    params: tuple = ()  # allowed parameter names
+    cutoff: str = "optional"  # "none", "optional", "required", "recall" (a float in [0, 1])
+    agg: str = "mean"  # "mean", "gmean" (trec_eval's geometric mean), "sum"
+    expected: bool = True  # defined in closed form for ties="expected"
+    integer: bool = False  # a count
+    binary: bool = True  # uses the binary relevance level
+    defaults: tuple = ()  # (name, value) pairs
+    doc: str = ""
+
+
+FAMILIES: dict[str, Family] = {
+    f.name: f
+    for f in [
+        Family("P", precision, ("rel",), "required", doc="precision at k"),
+        Family("R", recall, ("rel",), "required", doc="recall at k"),
+        Family("Hit", hit, ("rel",), "required", doc="1 if a relevant document is in the top k (success)"),
+        Family("RelP", relative_precision, ("rel",), "required", doc="relevant in top k / min(k, R)"),
+        Family("Rprec", r_precision, ("rel",), "none", doc="precision after R documents"),
+        Family("RprecMult", rprec_mult, ("rel", "m"), "none", defaults=(("m", 1.0),),
+               doc="precision after floor(m*R + 0.9) documents"),
+        Family("AP", average_precision, ("rel",), doc="average precision (AP@k: divided by R)"),
+        Family("GMAP", average_precision, ("rel",), agg="gmean", doc="AP per query, geometric mean over queries"),
+        Family("RR", reciprocal_rank, ("rel",), doc="reciprocal rank of the first relevant document"),
+        Family("nDCG", ndcg, ("gain", "discount", "b"), binary=False, doc="normalised discounted cumulative gain"),
+        Family("DCG", dcg, ("gain", "discount", "b"), binary=False, doc="discounted cumulative gain"),
+        Family("CG", cg, ("gain",), binary=False, doc="cumulated gain"),
+        Family("RBP", rbp, ("p", "rel"), defaults=(("p", 0.8),), binary=False, doc="rank-biased precision"),
+        Family("RBP_resid", rbp_resid, ("p",), defaults=(("p", 0.8),), binary=False,
+               doc="RBP residual: the most unjudged documents could add"),
+        Family("ERR", err, ("max_grade",), expected=False, binary=False, doc="expected reciprocal rank"),
+        Family("Bpref", bpref, ("rel",), "none", expected=False, doc="binary preference"),
+        Family("infAP", infap, ("rel",), "none", expected=False, doc="inferred AP (trec_eval)"),
+        Family("Judged", judged_at, (), "required", binary=False, doc="fraction of the top k with a judgment"),
+        Family("Hole", hole_at, (), "required", binary=False, doc="1 - Judged@k"),
+        Family("Unj", unjudged_at, (), "required", binary=False, doc="unjudged in top k / k (trec_eval unj_k)"),
+        Family("IPrec", iprec, ("rel",), "recall", expected=False, doc="interpolated precision at a recall level"),
+        Family("11pt", eleven_pt, ("rel",), "none", expected=False, doc="11-point interpolated average precision"),
+        Family("SetP", set_p, ("rel",), "none", doc="precision of the retrieved set"),
+        Family("SetR", set_r, ("rel",), "none", doc="recall of the retrieved set"),
+        Family("SetF", set_f, ("rel", "beta"), "none", defaults=(("beta", 1.0),),
+               doc="F_beta of the retrieved set"),
+        Family("SetE", set_e, ("rel", "beta"), "none", defaults=(("beta", 1.0),),
+               doc="van Rijsbergen's E = 1 - F_beta"),
+        Family("SetRelP", set_rel_p, ("rel",), "none", doc="relevant retrieved / min(retrieved, R)"),
+        Family("SetAP", set_ap, ("rel",), "none", doc="SetP * SetR (trec_eval set_map)"),
+        Family("Utility", utility, ("rel", "a", "b", "c"), "none",
+               defaults=(("a", 1.0), ("b", -1.0), ("c", 0.0)), doc="linear utility"),
+        Family("NumRet", num_ret, (), "none", agg="sum", integer=True, binary=False, doc="documents retrieved"),
+        Family("NumRel", num_rel, ("rel",), "none", agg="sum", integer=True, doc="relevant documents in qrels"),
+        Family("NumRelRet", num_rel_ret, ("rel",), "none", agg="sum", integer=True,
+               doc="relevant documents retrieved"),
+        Family("NumNonRelJudgedRet", num_nonrel_judged_ret, ("rel",), "none", agg="sum", integer=True,
+               doc="judged non-relevant documents retrieved"),
+        Family("GMBpref", bpref, ("rel",), "none", agg="gmean", expected=False,
+               doc="bpref per query, geometric mean over queries"),
+        Family("binG", bin_g, ("rel",), "none", expected=False, doc="trec_eval binG (experimental)"),
+        Family("G", g_measure, (), "none", expected=False, binary=False, doc="trec_eval G (experimental)"),
+        Family("nDCG_rel", ndcg_rel, (), "none", expected=False, binary=False,
+               doc="trec_eval ndcg_rel (experimental)"),
+        Family("RnDCG", rndcg, ("rel",), "none", expected=False, doc="trec_eval Rndcg (experimental)"),
+    ]
+}
+
+#: Other spellings of family names (matched case-insensitively, like the names themselves).
+ALIASES = {
+    "success": "Hit",
+    "map": "AP",
+    "mrr": "RR",
+    "precision": "P",
+    "recall": "R",
+    "11ptavg": "11pt",
+    "setrecall": "SetR",
+    "setprecision": "SetP",
+}
