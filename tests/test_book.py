@@ -11,3 +11,17 @@ def test_plain_converts_numpy_scalars():
     assert plain([1, 2]) == [1, 2]
     arr = np.array([1.0, 2.0])
     assert plain(arr) is arr
+
+
+def test_single_relevant_ranking():
+    import pytest
+
+    import searchgrade as sg
+    from searchgrade.book import single_relevant_ranking
+
+    docs, judged = single_relevant_ranking(3, n=10)
+    assert len(docs) == 10 and judged == {docs[2]: 1}
+    assert sg.score_ranking(docs, judged, ["nDCG@10"])["nDCG@10"] == pytest.approx(0.5)
+    for bad in (0, 21):
+        with pytest.raises(ValueError, match="rank must be in 1..20"):
+            single_relevant_ranking(bad, n=20)

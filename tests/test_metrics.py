@@ -395,3 +395,20 @@ def test_package_exports_the_public_api():
     for name in ["evaluate", "aggregate", "score_ranking", "parse_measure", "Evaluator", "read_qrels", "read_run",
                  "write_run", "write_qrels", "FormatError"]:
         assert hasattr(sg, name) and name in sg.__all__
+
+
+def test_rbp_fixed_max_grade_scale():
+    """RBP(max_grade=G) uses gain min(g, G)/G: the mean of binary RBPs at levels 1..G."""
+    import pytest
+
+    import searchgrade as sg
+
+    assert sg.score_ranking(["a"], {"a": 3}, ["RBP(p=0.8,max_grade=4)"])["RBP(p=0.8,max_grade=4)"] == pytest.approx(0.15)
+    ranking = ["a", "b", "c", "d", "e"]
+    judged = {"a": 3, "c": 1, "e": 4, "x": 2}
+    fixed = sg.score_ranking(ranking, judged, ["RBP(p=0.8,max_grade=4)"])["RBP(p=0.8,max_grade=4)"]
+    levels = sg.score_ranking(ranking, judged, [f"RBP(p=0.8,rel={L})" for L in range(1, 5)])
+    assert fixed == pytest.approx(sum(levels.values()) / 4)
+    # without max_grade the query's own largest grade (4 here) is the scale, so both agree
+    own = sg.score_ranking(ranking, judged, ["RBP(p=0.8)"])["RBP(p=0.8)"]
+    assert own == pytest.approx(fixed)

@@ -317,10 +317,15 @@ def cg(ctx, m):
 
 
 def _rbp_gain(ctx, m):
-    """RBP gain: binary at rel= if given, else grade / (largest grade in the query's qrels)."""
+    """RBP gain: binary at rel= if given; else min(grade, G) / G with G = max_grade= if given,
+    otherwise the largest grade in the query's qrels."""
     if "rel" in m.params:
         return ctx.rel(m.params["rel"]).astype(np.float64)
-    return _div(ctx.grade.astype(np.float64), ctx.max_grade()[ctx.seg])
+    grade = np.maximum(ctx.grade.astype(np.float64), 0.0)
+    if "max_grade" in m.params:
+        gmax = float(m.params["max_grade"])
+        return np.minimum(grade, gmax) / gmax
+    return _div(grade, ctx.max_grade()[ctx.seg])
 
 
 def rbp(ctx, m):
@@ -699,7 +704,7 @@ FAMILIES: dict[str, Family] = {
         Family("nDCG", ndcg, ("gain", "discount", "b"), binary=False, doc="normalised discounted cumulative gain"),
         Family("DCG", dcg, ("gain", "discount", "b"), binary=False, doc="discounted cumulative gain"),
         Family("CG", cg, ("gain",), binary=False, doc="cumulated gain"),
-        Family("RBP", rbp, ("p", "rel"), defaults=(("p", 0.8),), binary=False, doc="rank-biased precision"),
+        Family("RBP", rbp, ("p", "rel", "max_grade"), defaults=(("p", 0.8),), binary=False, doc="rank-biased precision"),
         Family("RBP_resid", rbp_resid, ("p",), defaults=(("p", 0.8),), binary=False,
                doc="RBP residual: the most unjudged documents could add"),
         Family("ERR", err, ("max_grade",), expected=False, binary=False, doc="expected reciprocal rank"),

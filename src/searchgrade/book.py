@@ -18,3 +18,11 @@ def glue(name: str, value, display: bool = False):
     value = plain(value)
     _glue(name, value, display=display)
     return value
+
+
+def single_relevant_ranking(rank: int, n: int = 20, grade: int = 1) -> tuple[list[str], dict[str, int]]:
+    """n documents d01..dn whose only judged one (with `grade`) sits at `rank` (1-based)."""
+    if not 1 <= rank <= n:
+        raise ValueError(f"rank must be in 1..{n}, got {rank}")
+    docs = [f"d{i:0{len(str(n))}d}" for i in range(1, n + 1)]
+    return docs, {docs[rank - 1]: grade}

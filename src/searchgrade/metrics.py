@@ -32,7 +32,8 @@ Name (trec_eval name)         Definition
                               ``g_i / max grade in the query's qrels`` (binary qrels: rel_i),
                               or binary ``rel_i`` at level r with ``RBP(p=..,rel=r)``.
 ``RBP_resid(p=..)``           ``p^n + (1-p) sum_{i<=n, unjudged} p^(i-1)``, n = documents retrieved:
-                              the most RBP could still grow (``rbp_resid``, see trec_eval notes).
+                              the most RBP could still grow (trec_eval's ``rbp_resid`` prints 0 when no
+                              unjudged document was retrieved; ours always adds the tail p^n).
 ``ERR@k``                     ``sum_{i<=k} (1/i) R_i prod_{j<i} (1 - R_j)``,
                               ``R_i = (2^g_i - 1) / 2^gmax`` (Chapelle et al. 2009); gmax is the
                               largest grade in the query's qrels unless ``ERR(max_grade=4)@k``.
