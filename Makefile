@@ -21,7 +21,7 @@ $(STAMP): pyproject.toml
 # -W turns every Sphinx warning (a failing cell included) into a failure.
 book: $(STAMP)
 	$(PY) -m searchgrade.checksums data/raw
-	MPLBACKEND=Agg $(JB) build . --all -W --keep-going
+	$(JB) build . --all -W --keep-going
 
 test: $(STAMP)
 	$(PY) -m pytest
