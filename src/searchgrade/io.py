@@ -24,6 +24,7 @@ from pathlib import Path
 
 __all__ = [
     "FormatError",
+    "trec_order",
     "parse_qrels",
     "read_qrels",
     "parse_run",
@@ -197,6 +198,12 @@ def _write_lines(path: str | os.PathLike, lines: list[str]) -> None:
         fh.writelines(lines)
 
 
+def trec_order(docs: Mapping[str, float], depth: int | None = None) -> list[str]:
+    """Document ids in trec_eval's order: score descending, ties broken by docid descending (strcmp)."""
+    ranked = sorted(((float(score), docid) for docid, score in docs.items()), reverse=True)
+    return [docid for _, docid in ranked[:depth]]
+
+
 def write_run(
     run: Mapping[str, Mapping[str, float]],
     path: str | os.PathLike,
@@ -219,7 +226,7 @@ def write_run(
         if not all(map(math.isfinite, scores)):
             bad = next((d, s) for d, s in zip(docnos, scores) if not math.isfinite(s))
             raise ValueError(f"query {qid} document {bad[0]}: score {bad[1]!r} is not finite")
-        # trec_eval's order: score descending, ties broken by docno descending.
+        # trec_eval's order (see trec_order): score descending, ties broken by docno descending.
         ranked = sorted(zip(scores, docnos), reverse=True)[:depth]
         # repr() is the shortest text that float() reads back as the identical double.
         out.extend(
