@@ -3,9 +3,12 @@ PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
+BROWSER_STAMP := $(VENV)/.browser-stamp
+BENCH_STAMP   := $(VENV)/.bench-stamp
 JB     := $(VENV)/bin/jupyter-book
+SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: book test lab clean venv
+.PHONY: book test test-browser runs bench lab clean venv
 
 venv: $(STAMP)
 
@@ -13,18 +16,41 @@ venv: $(STAMP)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,book]'
+	$(PY) -m pip install --quiet -e '.[test,book,retrieval]'
 	touch $@
+
+# The Korean retrievers' TREC runs (data/runs, git-ignored), cached by content hash.
+runs: $(STAMP)
+	$(PY) -m searchgrade.checksums data/raw
+	$(PY) -m searchgrade.runs
 
 # --all re-reads every page and execute_notebooks: force re-executes it, so a
 # change in src/ or data/raw can never be served from a stale cache.
 # -W turns every Sphinx warning (a failing cell included) into a failure.
-book: $(STAMP)
-	$(PY) -m searchgrade.checksums data/raw
-	$(JB) build . --all -W --keep-going
+book: runs
+	SEARCHGRADE_WIDGET_MODE=html $(JB) build . --all -W --keep-going
 
 test: $(STAMP)
 	$(PY) -m pytest
+
+$(BROWSER_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e '.[browser]'
+	touch $@
+
+# Browser tests of the built book (run `make book` first): Debian's Chromium + Playwright,
+# never `playwright install` (it downloads a browser, which this project does not need).
+test-browser: $(BROWSER_STAMP)
+	@test -x /usr/bin/chromium || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }
+	$(PY) -m pytest tests/browser
+
+$(BENCH_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e '.[bench]'
+	touch $@
+
+# Speed and memory against the peers, printed as ratios (writes benchmarks/results/).
+bench: $(BENCH_STAMP)
+	$(PY) benchmarks/bench_metrics.py
+	$(PY) benchmarks/bench_stats.py
 
 lab: $(STAMP)
 	$(VENV)/bin/jupyter lab chapters

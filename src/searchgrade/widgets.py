@@ -1,0 +1,742 @@
+"""The book's interactive widgets: kernel-free HTML for the published pages, ipywidgets in a live kernel.
+
+Three widgets, each a function that returns something Jupyter displays:
+
+- :func:`scoring_lab` (chapter 2): toggle the relevance of ten results, choose k and the number of
+  relevant documents missing from the list; P@k, Recall@k, Hit@k, AP@k, RR@k, nDCG@k and RBP update.
+- :func:`rank_slider` (chapter 4): one relevant document moved from rank 1 to n, a small curve per
+  measure with the current point marked.
+- :func:`query_viewer` (chapter 5): choose a query (optionally through named filters) and see the top
+  documents of three runs side by side, with relevance marks and per-query scores.
+
+Every number a widget shows is computed by the package (``score_ranking`` / ``evaluate``) when the
+widget is built, rounded to 4 decimals (:func:`quantise`) and embedded; the page's JavaScript only
+looks values up, and the ipywidgets version reads the same tables, so the two cannot drift apart from
+each other or from the package. The HTML needs no kernel, no server and no network: plain JS and CSS,
+inlined, with element ids unique to each widget instance.
+"""
+from __future__ import annotations
+
+import hashlib
+import html
+import itertools
+import json
+import math
+import os
+import sys
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from . import metrics
+from .book import single_relevant_ranking
+from .io import trec_order
+from .plotting import PALETTE
+
+__all__ = [
+    "MODES",
+    "SCALE",
+    "LabTable",
+    "quantise",
+    "resolve_mode",
+    "scoring_table",
+    "scoring_lab",
+    "rank_slider_table",
+    "rank_slider",
+    "query_viewer_data",
+    "query_viewer",
+]
+
+MODES = ("auto", "html", "ipywidgets")
+SCALE = 10_000  # embedded values are round(value * SCALE): 4 decimals
+MODE_ENV = "SEARCHGRADE_WIDGET_MODE"
+_counter = itertools.count(1)
+
+# Display labels (Korean UI) and the package's measure names, "{k}" filled in with the cut-off.
+LAB_KEYS = ("P", "R", "Hit", "AP", "RR", "nDCG", "RBP")
+LAB_LABELS = {"P": "P@{k}", "R": "Recall@{k}", "Hit": "Hit@{k}", "AP": "AP@{k}", "RR": "RR@{k}",
+              "nDCG": "nDCG@{k}"}
+LAB_MEASURES = {"P": "P@{k}", "R": "R@{k}", "Hit": "Hit@{k}", "AP": "AP@{k}", "RR": "RR@{k}",
+                "nDCG": "nDCG@{k}"}
+DEFAULT_PRESETS = {
+    "2장 예: 1, 3, 5, 7위": (1, 3, 5, 7),
+    "정답이 10위에 하나": (10,),
+    "정답이 1위에 하나": (1,),
+    "모두 정답": tuple(range(1, 11)),
+    "모두 오답": (),
+}
+SLIDER_MEASURES = ("RR", "AP", "nDCG@10", "R@10", "RBP(p=0.8)", "ERR@20")
+
+
+def quantise(value: float) -> int:
+    """Embedded form of a measure value: floor(value * 10000 + 0.5), i.e. 4 decimals, halves up."""
+    if value is None or not math.isfinite(float(value)):
+        raise ValueError(f"cannot embed the measure value {value!r}: not a finite number")
+    return int(math.floor(float(value) * SCALE + 0.5))
+
+
+def _fmt(q: int | None) -> str:
+    """Text shown for an embedded value (the JS does the same: (q / 10000).toFixed(4))."""
+    return "\u2014" if q is None else f"{q / SCALE:.4f}"
+
+
+# --------------------------------------------------------------------------- mode and output
+
+
+def _live_frontend() -> bool:
+    """True inside a kernel started by a Jupyter server session (JupyterLab, Notebook 7) or Colab."""
+    return "JPY_SESSION_NAME" in os.environ or "google.colab" in sys.modules
+
+
+def resolve_mode(mode: str = "auto") -> str:
+    """'html' or 'ipywidgets'. auto: $SEARCHGRADE_WIDGET_MODE if set, else ipywidgets in a live Jupyter
+    session (a kernel with JPY_SESSION_NAME, or Colab) when ipywidgets imports, else html (book builds)."""
+    if mode not in MODES:
+        raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
+    if mode != "auto":
+        return mode
+    forced = os.environ.get(MODE_ENV, "").strip()
+    if forced:
+        if forced not in ("html", "ipywidgets"):
+            raise ValueError(f"${MODE_ENV} must be 'html' or 'ipywidgets', not {forced!r}")
+        return forced
+    if _live_frontend():
+        try:
+            import ipywidgets  # noqa: F401
+        except ImportError:
+            return "html"
+        return "ipywidgets"
+    return "html"
+
+
+@lru_cache(maxsize=None)
+def _asset(name: str) -> str:
+    """Text of a file shipped in searchgrade/widget_assets."""
+    return resources.files("searchgrade").joinpath("widget_assets", name).read_text(encoding="utf-8")
+
+
+def _new_id(kind: str, payload: str) -> str:
+    """Element id prefix unique within a page: content hash plus a per-kernel counter (deterministic)."""
+    digest = hashlib.sha1(payload.encode("utf-8")).hexdigest()[:8]
+    return f"sg-{kind}-{digest}-{next(_counter)}"
+
+
+def _json_for_script(data) -> str:
+    """JSON safe inside <script type="application/json">: no '<', '>' or '&' that could end the tag."""
+    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
+
+
+def _page(uid: str, body: str, data, js_file: str, js_function: str, kind: str, classes: str = "") -> str:
+    """One widget: scoped CSS, markup, embedded data and a script that wires this instance only."""
+    return (
+        f'<div class="sg-widget {classes} tex2jax_ignore mathjax_ignore" id="{uid}" data-sg-widget="{kind}">'
+        f"<style>{_asset('widgets.css')}</style>"
+        f"{body}"
+        f'<script type="application/json" id="{uid}-data">{_json_for_script(data)}</script>'
+        f"<script>(function () {{\n{_asset(js_file)}\n"
+        f'var root = document.getElementById("{uid}");\n'
+        f'{js_function}(root, JSON.parse(document.getElementById("{uid}-data").textContent));\n'
+        f"}})();</script>"
+        "</div>"
+    )
+
+
+def _display_html(text: str):
+    """IPython HTML object (myst-nb renders its text/html output into the page)."""
+    from IPython.display import HTML
+
+    return HTML(text)
+
+
+def _esc(text) -> str:
+    """HTML-escaped text (quotes too)."""
+    return html.escape(str(text), quote=True)
+
+
+def _check_int(name: str, value, low: int, high: int) -> int:
+    """An int in [low, high], or a ValueError naming the argument."""
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
+        raise ValueError(f"{name} must be an integer in {low}..{high}, not {value!r}")
+    if not low <= int(value) <= high:
+        raise ValueError(f"{name} must be in {low}..{high}, got {value}")
+    return int(value)
+
+
+# --------------------------------------------------------------------------- scoring lab (chapter 2)
+
+
+@dataclass(frozen=True)
+class LabTable:
+    """Every state of the scoring lab, precomputed with the package and rounded by :func:`quantise`.
+
+    A state is (bits, k, missing): bit i of ``bits`` set when the result at rank i+1 is relevant,
+    cut-off k, and relevant documents missing from the list; R = popcount(bits) + missing and
+    hits = popcount(prefix), prefix = bits & (2^k - 1). Each measure is stored once per value of what
+    it depends on (checked for every state when the table is built, and by the tests):
+    ``by_prefix[k-1]``: flat [P@k, Hit@k, RR@k] per prefix;
+    ``by_prefix_r[k-1]``: flat [AP@k, nDCG@k] per (prefix, R - hits), R - hits in 0..n-k+max_missing;
+    ``recall[hits * (n + max_missing + 1) + R]``: R@k = hits / R;
+    ``rbp[bits]``: RBP(p) of the whole list (RBP has no cut-off).
+    """
+
+    n: int
+    max_missing: int
+    rbp_measure: str
+    by_prefix: tuple
+    by_prefix_r: tuple
+    recall: tuple
+    rbp: tuple
+
+    def lookup(self, bits: int, k: int, missing: int) -> dict[str, int]:
+        """Embedded values {key: int} of one state, indexed exactly as the page's JavaScript does."""
+        _check_int("k", k, 1, self.n)
+        _check_int("missing", missing, 0, self.max_missing)
+        _check_int("bits", bits, 0, 2**self.n - 1)
+        prefix = bits & ((1 << k) - 1)
+        hits = bin(prefix).count("1")
+        relevant = bin(bits).count("1") + missing
+        width = self.n - k + self.max_missing + 1
+        i = prefix * width + (relevant - hits)
+        small, big = self.by_prefix[k - 1], self.by_prefix_r[k - 1]
+        recall = self.recall[hits * (self.n + self.max_missing + 1) + relevant]
+        return {"P": small[3 * prefix], "Hit": small[3 * prefix + 1], "RR": small[3 * prefix + 2],
+                "R": recall, "AP": big[2 * i], "nDCG": big[2 * i + 1], "RBP": self.rbp[bits]}
+
+    def measure_names(self, k: int) -> dict[str, str]:
+        """The package's measure name behind each key at cut-off k."""
+        return {**{key: m.format(k=k) for key, m in LAB_MEASURES.items()}, "RBP": self.rbp_measure}
+
+    def to_json(self) -> dict:
+        """The table as embedded in the page."""
+        return {"n": self.n, "maxMissing": self.max_missing, "scale": SCALE,
+                "byPrefix": [list(a) for a in self.by_prefix],
+                "byPrefixR": [list(a) for a in self.by_prefix_r], "recall": list(self.recall),
+                "rbp": list(self.rbp)}
+
+
+def lab_documents(n: int) -> list[str]:
+    """Document ids of the lab's list: A, B, C, ... (n <= 10)."""
+    return [chr(ord("A") + i) for i in range(n)]
+
+
+def lab_qrels(bits: int, n: int, missing: int) -> dict[str, int]:
+    """Judgments of one lab state: the list's documents 1 (relevant) or 0, plus `missing` relevant x1.."""
+    docs = lab_documents(n)
+    qrels = {d: int(bits >> i & 1) for i, d in enumerate(docs)}
+    qrels.update({f"x{j + 1}": 1 for j in range(missing)})
+    return qrels
+
+
+@lru_cache(maxsize=8)
+def scoring_table(n: int = 10, max_missing: int = 5, rbp_p: float = 0.8) -> LabTable:
+    """Precompute the lab with the package: one query per (k, prefix, R) state, scored as score_ranking does."""
+    n = _check_int("n", n, 1, 10)
+    max_missing = _check_int("max_missing", max_missing, 0, 10)
+    if not 0 < float(rbp_p) < 1:
+        raise ValueError(f"rbp_p must be in (0, 1), got {rbp_p!r}")
+    rbp_measure = metrics.parse_measure(f"RBP(p={rbp_p})").name
+    docs = lab_documents(n)
+    run_row = {d: float(n - i) for i, d in enumerate(docs)}
+    opts = {"ties": "input", "missing": "zero"}  # what score_ranking uses for one ranked list
+
+    by_prefix, by_prefix_r, recall = [], [], {}
+    for k in range(1, n + 1):
+        width = n - k + max_missing + 1
+        qrels, run = {}, {}
+        for prefix in range(2**k):
+            for extra in range(width):
+                after = min(extra, n - k)  # relevant documents placed right after the cut-off ...
+                bits = prefix | (((1 << after) - 1) << k)
+                qid = f"{prefix}:{extra}"
+                qrels[qid] = lab_qrels(bits, n, extra - after)  # ... the rest missing from the list
+                run[qid] = run_row
+        names = [LAB_MEASURES[key].format(k=k) for key in ("P", "Hit", "RR", "R", "AP", "nDCG")]
+        df = metrics.evaluate(qrels, run, names, **opts)
+        values = {name: dict(zip(df.index, map(quantise, df[name]))) for name in names}
+        small, big = [], []
+        for prefix in range(2**k):
+            hits = bin(prefix).count("1")
+            for name in names[:3]:  # depend on the prefix only
+                got = {values[name][f"{prefix}:{extra}"] for extra in range(width)}
+                if len(got) != 1:
+                    raise AssertionError(f"{name} varies with R for prefix {prefix:b}: {sorted(got)}")
+                small.append(got.pop())
+            for extra in range(width):
+                qid = f"{prefix}:{extra}"
+                big += [values[names[4]][qid], values[names[5]][qid]]
+                key = hits * (n + max_missing + 1) + hits + extra
+                if recall.setdefault(key, values[names[3]][qid]) != values[names[3]][qid]:
+                    raise AssertionError(f"R@k is not a function of (hits, R) at k={k}, prefix {prefix:b}")
+        by_prefix.append(tuple(small))
+        by_prefix_r.append(tuple(big))
+    recall_flat = tuple(recall.get(i, 0) for i in range((n + 1) * (n + max_missing + 1)))
+
+    qrels = {str(bits): lab_qrels(bits, n, 0) for bits in range(2**n)}
+    run = {str(bits): run_row for bits in range(2**n)}
+    df = metrics.evaluate(qrels, run, [rbp_measure], **opts)
+    rbp = tuple(quantise(df.loc[str(bits), rbp_measure]) for bits in range(2**n))
+    return LabTable(n, max_missing, rbp_measure, tuple(by_prefix), tuple(by_prefix_r), recall_flat, rbp)
+
+
+def _lab_state(n: int, relevant: Sequence[int], k: int, missing: int, max_missing: int) -> int:
+    """Validated initial state of the lab, as bits."""
+    _check_int("k", k, 1, n)
+    _check_int("missing", missing, 0, max_missing)
+    ranks = list(relevant)
+    for r in ranks:
+        _check_int("a relevant rank", r, 1, n)
+    if len(set(ranks)) != len(ranks):
+        raise ValueError(f"relevant ranks must not repeat, got {ranks}")
+    return sum(1 << (r - 1) for r in ranks)
+
+
+def _lab_rows_html(table: LabTable, bits: int, k: int, missing: int) -> str:
+    """<tbody> rows of the lab's score table for one state (shared by the HTML and ipywidgets views)."""
+    got, names = table.lookup(bits, k, missing), table.measure_names(k)
+    labels = {**{key: v.format(k=k) for key, v in LAB_LABELS.items()}, "RBP": table.rbp_measure}
+    rows = []
+    for key in LAB_KEYS:
+        q = got[key]
+        rows.append(
+            f'<tr data-key="{key}"><th scope="row" class="sg-label">{_esc(labels[key])}</th>'
+            f'<td class="sg-value" data-measure="{_esc(names[key])}">{_fmt(q)}</td>'
+            f'<td class="sg-bar" aria-hidden="true"><span style="width:{min(100.0, max(0.0, 100 * q / SCALE)):.2f}%">'
+            "</span></td></tr>"
+        )
+    return "".join(rows)
+
+
+def _lab_total_text(bits: int, missing: int) -> str:
+    """'전체 정답 R = ...' line for one state."""
+    inside = bin(bits).count("1")
+    return LAB_TOTAL.replace("{R}", str(inside + missing)).replace("{in}", str(inside)).replace("{out}", str(missing))
+
+
+LAB_TOTAL = "전체 정답 R = {R}개 (목록 안 {in} + 목록 밖 {out})"
+LAB_ON, LAB_OFF = "관련", "관련 없음"
+
+
+def scoring_lab(relevant: Sequence[int] = (1, 3, 5, 7), k: int = 5, missing: int = 0, *, n: int = 10,
+                max_missing: int = 5, rbp_p: float = 0.8, presets: Mapping[str, Sequence[int]] | None = None,
+                mode: str = "auto"):
+    """Chapter 2's scoring lab: toggle relevance of n results, pick k and the relevant documents missing."""
+    n = _check_int("n", n, 1, 10)
+    bits = _lab_state(n, relevant, k, missing, _check_int("max_missing", max_missing, 0, 10))
+    presets = {name: tuple(r for r in ranks if r <= n) for name, ranks in DEFAULT_PRESETS.items()} \
+        if presets is None else {str(name): tuple(ranks) for name, ranks in presets.items()}
+    for name, ranks in presets.items():
+        try:
+            _lab_state(n, ranks, 1, 0, max_missing)
+        except ValueError as err:
+            raise ValueError(f"preset {name!r}: {err}") from None
+    table = scoring_table(n, max_missing, rbp_p)
+    if resolve_mode(mode) == "ipywidgets":
+        return _lab_ipywidgets(table, bits, k, missing)
+    return _display_html(_lab_html(table, bits, k, missing, presets))
+
+
+def _lab_html(table: LabTable, bits: int, k: int, missing: int, presets: Mapping[str, Sequence[int]]) -> str:
+    """The kernel-free HTML of the scoring lab."""
+    n, docs = table.n, lab_documents(table.n)
+    data = {**table.to_json(), "labels": {**LAB_LABELS, "RBP": table.rbp_measure},
+            "measures": {**LAB_MEASURES, "RBP": table.rbp_measure},
+            "stateOn": LAB_ON, "stateOff": LAB_OFF, "totalText": LAB_TOTAL}
+    uid = _new_id("lab", json.dumps([n, table.max_missing, table.rbp_measure, bits, k, missing]))
+    items = []
+    for i, doc in enumerate(docs):
+        on = bool(bits >> i & 1)
+        cls = " sg-cut" if i >= k else ""
+        cls += " sg-first-cut" if i == k else ""
+        items.append(
+            f'<li class="{cls.strip()}"><button type="button" class="sg-toggle" id="{uid}-r{i + 1}" '
+            f'aria-pressed="{"true" if on else "false"}" data-rank="{i + 1}" '
+            f'aria-label="{i + 1}위 결과 {doc}: 관련 문서로 표시">'
+            f'<span class="sg-rank" aria-hidden="true">{i + 1}위</span>'
+            f'<span class="sg-doc" aria-hidden="true">문서 {doc}</span>'
+            f'<span class="sg-state" aria-hidden="true">{LAB_ON if on else LAB_OFF}</span></button></li>'
+        )
+    options = "".join(f'<option value="{m}"{" selected" if m == missing else ""}>{m}개</option>'
+                      for m in range(table.max_missing + 1))
+    preset_buttons = "".join(
+        f'<button type="button" class="sg-preset" data-relevant="{_esc(json.dumps(list(ranks)))}">{_esc(name)}</button>'
+        for name, ranks in presets.items())
+    body = (
+        f'<p class="sg-title" id="{uid}-title">채점 실험실</p>'
+        f'<p class="sg-help" id="{uid}-help">결과를 누르면(Tab으로 옮겨 가서 Space나 Enter) 관련 여부가 '
+        f"바뀝니다. k는 목록을 자르는 위치, 목록 밖 정답은 검색기가 끝내 찾지 못한 정답의 수입니다.</p>"
+        f'<div class="sg-controls">'
+        f'<div class="sg-control"><label for="{uid}-k">자르는 위치 k = <output class="sg-k-out" for="{uid}-k">{k}</output></label>'
+        f'<input type="range" class="sg-k" id="{uid}-k" min="1" max="{n}" step="1" value="{k}" aria-valuetext="k = {k}"></div>'
+        f'<div class="sg-control"><label for="{uid}-missing">목록 밖 정답 수</label>'
+        f'<select class="sg-missing" id="{uid}-missing">{options}</select></div>'
+        f"</div>"
+        f'<div class="sg-presets" role="group" aria-label="예시 상태">{preset_buttons}</div>'
+        f'<div class="sg-lab-grid">'
+        f'<ol class="sg-results" aria-label="검색 결과 {n}개 (누르면 관련 여부가 바뀜)">{"".join(items)}</ol>'
+        f'<div><table class="sg-scores"><caption>지표 값</caption>'
+        f'<thead><tr><th scope="col">지표</th><th scope="col">값</th><th scope="col"><span class="sg-sr-only">막대</span></th></tr></thead>'
+        f"<tbody>{_lab_rows_html(table, bits, k, missing)}</tbody></table>"
+        f'<p class="sg-note sg-total">{_esc(_lab_total_text(bits, missing))}</p>'
+        f'<p class="sg-note">값은 <code>searchgrade</code>가 상태마다 미리 계산해 넣은 것입니다. '
+        f"{_esc(table.rbp_measure)}는 컷오프 없이 목록 전체로 잽니다.</p></div>"
+        f"</div>"
+        f'<p class="sg-live sg-sr-only" role="status" aria-live="polite" aria-atomic="true"></p>'
+    )
+    return _page(uid, body, data, "lab.js", "searchgradeScoringLab", "scoring-lab", "sg-lab")
+
+
+def _lab_ipywidgets(table: LabTable, bits: int, k: int, missing: int):
+    """The scoring lab as ipywidgets, reading the same table."""
+    import ipywidgets as w
+
+    docs = lab_documents(table.n)
+    toggles = [w.ToggleButton(value=bool(bits >> i & 1), description=f"{i + 1}위 {doc}",
+                              tooltip=f"{i + 1}위 결과 {doc}: 관련 문서로 표시",
+                              layout=w.Layout(width="auto")) for i, doc in enumerate(docs)]
+    k_slider = w.IntSlider(value=k, min=1, max=table.n, description="k")
+    missing_box = w.Dropdown(options=list(range(table.max_missing + 1)), value=missing, description="목록 밖 정답")
+    out = w.HTML()
+
+    def state() -> tuple[int, int, int]:
+        return sum(1 << i for i, t in enumerate(toggles) if t.value), k_slider.value, missing_box.value
+
+    def refresh(_=None):
+        b, kk, m = state()
+        out.value = (f"<style>{_asset('widgets.css')}</style><div class=\"sg-widget sg-lab\"><table class=\"sg-scores\">"
+                     f"<tbody>{_lab_rows_html(table, b, kk, m)}</tbody></table>"
+                     f"<p class=\"sg-note\">{_esc(_lab_total_text(b, m))}</p></div>")
+        for t in toggles:
+            t.button_style = "info" if t.value else ""
+
+    for t in toggles:
+        t.observe(refresh, names="value")
+    k_slider.observe(refresh, names="value")
+    missing_box.observe(refresh, names="value")
+    refresh()
+    box = w.VBox([w.HTML("<b>채점 실험실</b>"), w.HBox([k_slider, missing_box]),
+                  w.GridBox(toggles, layout=w.Layout(grid_template_columns="repeat(auto-fill, minmax(7rem, 1fr))")),
+                  out])
+    box.sg = {"toggles": toggles, "k": k_slider, "missing": missing_box, "output": out, "table": table}
+    return box
+
+
+# --------------------------------------------------------------------------- rank slider (chapter 4)
+
+
+def rank_slider_table(measures: Sequence[str] = SLIDER_MEASURES, n: int = 20) -> pd.DataFrame:
+    """Scores of a list of n documents whose only relevant one sits at rank 1..n (score_ranking each)."""
+    n = _check_int("n", n, 2, 100)
+    measures = list(measures)
+    if not measures:
+        raise ValueError("rank_slider needs at least one measure")
+    names = [metrics.parse_measure(m).name for m in measures]  # unknown names: ValueError listing known ones
+    if len(set(names)) != len(names):
+        raise ValueError(f"measures repeat: {measures}")
+    rows = {r: metrics.score_ranking(*single_relevant_ranking(r, n), measures) for r in range(1, n + 1)}
+    table = pd.DataFrame.from_dict(rows, orient="index")[measures]
+    table.index.name = "rank"
+    return table
+
+
+_CHART = {"w": 240, "h": 124, "left": 30, "right": 8, "top": 8, "bottom": 34}
+
+
+def _nice_max(value: float) -> float:
+    """Smallest of 0.1, 0.2, 0.25, 0.5, 1, 2, 5, ... that is >= value (at least 0.1)."""
+    for step in itertools.chain([0.1, 0.2, 0.25, 0.5], (m * 10**e for e in range(0, 6) for m in (1, 2, 5))):
+        if value <= step + 1e-12:
+            return step
+    return float(value)
+
+
+def _chart_geometry(values: Sequence[int], n: int) -> tuple[list[list[float]], float]:
+    """SVG coordinates of each rank's point and the y-axis maximum, for embedded values."""
+    c = _CHART
+    ymax = _nice_max(max(values) / SCALE)
+    width, height = c["w"] - c["left"] - c["right"], c["h"] - c["top"] - c["bottom"]
+    xy = [[round(c["left"] + width * (r - 1) / (n - 1), 2),
+           round(c["top"] + height * (1 - (q / SCALE) / ymax), 2)] for r, q in zip(range(1, n + 1), values)]
+    return xy, ymax
+
+
+def _chart_svg(name: str, values: Sequence[int], xy, ymax: float, n: int, current: int, colour: str) -> str:
+    """One small SVG chart: the curve, axes with a few labels, and the marker at the current rank."""
+    c = _CHART
+    x0, x1 = c["left"], c["w"] - c["right"]
+    y0, y1 = c["h"] - c["bottom"], c["top"]
+    points = " ".join(f"{x},{y}" for x, y in xy)
+    ticks = sorted({1, n, *range(5, n + 1, 5)}) if n >= 10 else list(range(1, n + 1))
+    xt = "".join(f'<text x="{x0 + (x1 - x0) * (t - 1) / (n - 1):.1f}" y="{y0 + 14}" text-anchor="middle">{t}</text>'
+                 for t in ticks)
+    xt += f'<text x="{(x0 + x1) / 2:.1f}" y="{y0 + 27}" text-anchor="middle">정답 순위</text>'
+    yt = (f'<text x="{x0 - 4}" y="{y0}" text-anchor="end" dominant-baseline="middle">0</text>'
+          f'<text x="{x0 - 4}" y="{y1}" text-anchor="end" dominant-baseline="middle">{ymax:g}</text>')
+    cx, cy = xy[current - 1]
+    label = f"{name}: 정답을 1위에서 {n}위까지 옮길 때의 값 곡선. 1위 {_fmt(values[0])}, {n}위 {_fmt(values[-1])}"
+    return (
+        f'<svg viewBox="0 0 {c["w"]} {c["h"]}" role="img" aria-label="{_esc(label)}" focusable="false">'
+        f'<line class="sg-axis" x1="{x0}" y1="{y0}" x2="{x1}" y2="{y0}"></line>'
+        f'<line class="sg-axis" x1="{x0}" y1="{y0}" x2="{x0}" y2="{y1}"></line>{xt}{yt}'
+        f'<line class="sg-cursor" x1="{cx}" y1="{y0}" x2="{cx}" y2="{y1}"></line>'
+        f'<polyline class="sg-curve" points="{points}" style="stroke:{colour}"></polyline>'
+        f'<circle class="sg-marker" cx="{cx}" cy="{cy}" r="5" style="fill:{colour}"></circle>'
+        "</svg>"
+    )
+
+
+SLIDER_RANK_TEXT = "정답 순위 {r}위"
+
+
+def rank_slider(measures: Sequence[str] = SLIDER_MEASURES, n: int = 20, start: int = 3, *, mode: str = "auto"):
+    """Chapter 4's rank slider: one relevant document at rank 1..n, a curve per measure, current point marked."""
+    table = rank_slider_table(measures, n)
+    start = _check_int("start", start, 1, n)
+    values = [[quantise(v) for v in table[m]] for m in table.columns]
+    geometry = [_chart_geometry(v, n) for v in values]
+    colours = [PALETTE[j % len(PALETTE)] if PALETTE[j % len(PALETTE)] != "#F0E442" else PALETTE[7]
+               for j in range(len(values))]
+    if resolve_mode(mode) == "ipywidgets":
+        return _slider_ipywidgets(list(table.columns), values, geometry, colours, n, start)
+    uid = _new_id("rank", json.dumps([list(table.columns), n, start]))
+    figures = "".join(
+        f'<figure class="sg-chart" data-measure="{_esc(m)}" data-index="{j}">'
+        f'<figcaption><span class="sg-name">{_esc(m)}</span>'
+        f'<span class="sg-value" data-measure="{_esc(m)}">{_fmt(values[j][start - 1])}</span></figcaption>'
+        f"{_chart_svg(m, values[j], geometry[j][0], geometry[j][1], n, start, colours[j])}</figure>"
+        for j, m in enumerate(table.columns))
+    body = (
+        f'<p class="sg-title">정답 하나를 1위에서 {n}위로</p>'
+        f'<p class="sg-help">슬라이더(또는 방향키, Home, End)로 정답 문서의 순위를 바꾸면 지표마다 현재 값과 '
+        f"곡선 위의 점이 바뀝니다. 목록은 문서 {n}개, 정답은 하나입니다.</p>"
+        f'<div class="sg-control"><label for="{uid}-range">정답 순위: <output class="sg-rank-out" for="{uid}-range">{start}</output>위</label>'
+        f'<input type="range" class="sg-rank" id="{uid}-range" min="1" max="{n}" step="1" value="{start}" '
+        f'aria-valuetext="{SLIDER_RANK_TEXT.format(r=start)}"></div>'
+        f'<div class="sg-charts">{figures}</div>'
+        f'<p class="sg-note">값은 <code>searchgrade.score_ranking</code>이 순위마다 계산해 넣은 것입니다.</p>'
+        f'<p class="sg-live sg-sr-only" role="status" aria-live="polite" aria-atomic="true"></p>'
+    )
+    data = {"scale": SCALE, "measures": list(table.columns), "values": values,
+            "xy": [g[0] for g in geometry], "rankText": SLIDER_RANK_TEXT}
+    return _display_html(_page(uid, body, data, "slider.js", "searchgradeRankSlider", "rank-slider", "sg-slider"))
+
+
+def _slider_ipywidgets(measures, values, geometry, colours, n: int, start: int):
+    """The rank slider as ipywidgets: an IntSlider redrawing the same SVG charts."""
+    import ipywidgets as w
+
+    slider = w.IntSlider(value=start, min=1, max=n, description="정답 순위")
+    out = w.HTML()
+
+    def refresh(_=None):
+        r = slider.value
+        figures = "".join(
+            f'<figure class="sg-chart" data-measure="{_esc(m)}"><figcaption><span class="sg-name">{_esc(m)}</span>'
+            f'<span class="sg-value" data-measure="{_esc(m)}">{_fmt(values[j][r - 1])}</span></figcaption>'
+            f"{_chart_svg(m, values[j], geometry[j][0], geometry[j][1], n, r, colours[j])}</figure>"
+            for j, m in enumerate(measures))
+        out.value = (f"<style>{_asset('widgets.css')}</style>"
+                     f'<div class="sg-widget sg-slider"><div class="sg-charts">{figures}</div></div>')
+
+    slider.observe(refresh, names="value")
+    refresh()
+    box = w.VBox([slider, out])
+    box.sg = {"slider": slider, "output": out}
+    return box
+
+
+# --------------------------------------------------------------------------- per-query viewer (chapter 5)
+
+VIEWER_MARKS = {"relevant": "관련 {g}", "nonrelevant": "관련 없음", "unjudged": "판정 없음"}
+VIEWER_RELEVANT = "정답표의 관련 문서 {n}개"
+
+
+def query_viewer_data(queries: Mapping[str, str], runs: Mapping[str, Mapping], qrels: Mapping,
+                      corpus: Mapping[str, Mapping[str, str]], scores: Mapping[str, pd.DataFrame] | None = None,
+                      filters: Mapping[str, Sequence[str]] | None = None, *, qids: Sequence[str] | None = None,
+                      measures: Sequence[str] = ("nDCG@10", "RR", "R@10"), depth: int = 5,
+                      snippet_chars: int = 120, rel_level: int = 1, max_relevant_shown: int = 5,
+                      max_bytes: int = 300_000) -> dict:
+    """Validated, size-checked data of the per-query viewer (top `depth` of exactly three runs per query)."""
+    if not isinstance(runs, Mapping) or len(runs) != 3:
+        got = list(runs) if isinstance(runs, Mapping) else type(runs).__name__
+        raise ValueError(f"query_viewer needs exactly three runs {{name: run}}, got {len(got) if isinstance(runs, Mapping) else 0}: {got}")
+    if not queries:
+        raise ValueError("query_viewer needs at least one query in `queries`")
+    depth = _check_int("depth", depth, 1, 20)
+    snippet_chars = _check_int("snippet_chars", snippet_chars, 0, 2000)
+    filters = {} if filters is None else dict(filters)
+    for label, members in filters.items():
+        if isinstance(members, str):
+            raise ValueError(f"filter {label!r}: give a list of query ids, not the string {members!r}")
+        unknown = [q for q in members if q not in queries]
+        if unknown:
+            raise ValueError(f"filter {label!r}: query ids not in `queries`: {unknown[:10]}")
+    if qids is None:
+        qids = list(queries) if not filters else list(dict.fromkeys(q for m in filters.values() for q in m))
+    else:
+        unknown = [q for q in qids if q not in queries]
+        if unknown:
+            raise ValueError(f"qids not in `queries`: {unknown[:10]}")
+        qids = list(dict.fromkeys(list(qids) + [q for m in filters.values() for q in m]))
+    if not qids:
+        raise ValueError("query_viewer: no query to show (the filters are empty and no qids were given)")
+    unjudged = [q for q in qids if q not in qrels]
+    if unjudged:
+        raise ValueError(f"queries without judgments in `qrels`: {unjudged[:10]}")
+
+    names = [str(name) for name in runs]
+    if scores is None:
+        measures = [metrics.parse_measure(m).name for m in measures]
+        sub = {q: qrels[q] for q in qids}
+        scores = {str(name): metrics.evaluate(sub, {q: run[q] for q in qids if run.get(q)}, measures, missing="zero")
+                  for name, run in runs.items()}
+    else:
+        if set(map(str, scores)) != set(names):
+            raise ValueError(f"scores must have one DataFrame per run {names}, got {list(scores)}")
+        scores = {str(k): v for k, v in scores.items()}
+        measures = list(next(iter(scores.values())).columns)
+        for name, df in scores.items():
+            if list(df.columns) != measures:
+                raise ValueError(f"scores[{name!r}] has columns {list(df.columns)}, expected {measures}")
+            absent = [q for q in qids if q not in df.index]
+            if absent:
+                raise ValueError(f"scores[{name!r}] has no row for queries {absent[:10]}")
+
+    docs, top, score_rows, relevant = {}, {}, {}, {}
+
+    def add_doc(docid: str, where: str):
+        if docid not in corpus:
+            raise ValueError(f"{where}: document {docid!r} is not in the corpus")
+        if docid not in docs:
+            entry = corpus[docid]
+            title = str(entry.get("title") or "").strip() or docid
+            text = " ".join(str(entry.get("text") or "").split())
+            snippet = text if len(text) <= snippet_chars else text[:snippet_chars].rstrip() + "\u2026"
+            docs[docid] = [title, snippet]
+
+    for q in qids:
+        lists = []
+        for name in runs:
+            ranked = trec_order(runs[name].get(q, {}), depth)
+            for d in ranked:
+                add_doc(d, f"run {name!r}, query {q!r}")
+            lists.append([[d, (int(qrels[q][d]) if d in qrels[q] else None)] for d in ranked])
+        top[q] = lists
+        score_rows[q] = [[None if pd.isna(v) else quantise(v) for v in scores[name].loc[q, measures]]
+                         for name in names]
+        rel = sorted(((d, int(g)) for d, g in qrels[q].items() if g >= rel_level), key=lambda p: (-p[1], p[0]))
+        for d, _ in rel[:max_relevant_shown]:
+            add_doc(d, f"qrels, query {q!r}")
+        relevant[q] = [list(p) for p in rel]
+
+    data = {"scale": SCALE, "runs": names, "measures": list(measures), "order": qids,
+            "queries": {q: str(queries[q]) for q in qids},
+            "filters": [[str(label), [q for q in members]] for label, members in filters.items()],
+            "top": top, "scores": score_rows, "relevant": relevant, "docs": docs, "relLevel": rel_level,
+            "marks": VIEWER_MARKS, "relevantText": VIEWER_RELEVANT, "maxRelevantShown": max_relevant_shown,
+            "start": qids[0]}
+    size = len(_json_for_script(data).encode("utf-8"))
+    if size > max_bytes:
+        raise ValueError(f"query_viewer data is {size:,} bytes (limit {max_bytes:,}): pass fewer `qids`, "
+                         "narrower filters or a smaller snippet_chars")
+    return data
+
+
+def _viewer_query_html(data: dict, qid: str) -> tuple[str, str]:
+    """(relevant-documents line, the three columns) for one query (shared by HTML and ipywidgets views)."""
+    rel = data["relevant"][qid]
+    shown = "; ".join(f"{data['docs'][d][0]} ({d})" for d, _ in rel[:data["maxRelevantShown"]])
+    line = VIEWER_RELEVANT.format(n=len(rel)) + (f": {shown}" if rel else "") + ("; \u2026" if len(rel) > data["maxRelevantShown"] else "")
+    cols = []
+    for j, name in enumerate(data["runs"]):
+        rows = "".join(f'<tr><th scope="row">{_esc(m)}</th><td class="sg-value" data-measure="{_esc(m)}">'
+                       f"{_fmt(data['scores'][qid][j][mi])}</td></tr>" for mi, m in enumerate(data["measures"]))
+        items = []
+        for d, g in data["top"][qid][j]:
+            if g is None:
+                mark = f'<span class="sg-mark sg-mark-unj">{VIEWER_MARKS["unjudged"]}</span>'
+            elif g >= data["relLevel"]:
+                mark = f'<span class="sg-mark sg-mark-rel">{VIEWER_MARKS["relevant"].format(g=g)}</span>'
+            else:
+                mark = f'<span class="sg-mark sg-mark-non">{VIEWER_MARKS["nonrelevant"]}</span>'
+            title, snippet = data["docs"][d]
+            items.append(f'<li data-docid="{_esc(d)}" data-grade="{"" if g is None else g}">{mark}'
+                         f'<span class="sg-doc-title">{_esc(title)}</span> <span class="sg-docid">({_esc(d)})</span>'
+                         f'<span class="sg-snippet">{_esc(snippet)}</span></li>')
+        cols.append(
+            f'<section class="sg-col" aria-label="{_esc(name)}" data-run="{_esc(name)}">'
+            f'<p class="sg-col-title">{_esc(name)}</p>'
+            f'<table class="sg-scores"><caption class="sg-sr-only">{_esc(name)} 질문별 점수</caption><tbody>{rows}</tbody></table>'
+            f'<p class="sg-note sg-empty"{" hidden" if items else ""}>이 질문에 대한 결과가 없습니다.</p>'
+            f'<ol class="sg-top">{"".join(items)}</ol></section>')
+    return _esc(line), "".join(cols)
+
+
+def query_viewer(queries: Mapping[str, str], runs: Mapping[str, Mapping], qrels: Mapping,
+                 corpus: Mapping[str, Mapping[str, str]], scores: Mapping[str, pd.DataFrame] | None = None,
+                 filters: Mapping[str, Sequence[str]] | None = None, *, mode: str = "auto", **options):
+    """Chapter 5's per-query viewer: pick a query (through named filters), see three runs' top documents."""
+    data = query_viewer_data(queries, runs, qrels, corpus, scores, filters, **options)
+    if resolve_mode(mode) == "ipywidgets":
+        return _viewer_ipywidgets(data)
+    uid = _new_id("viewer", json.dumps([data["runs"], data["order"][:50], data["measures"]], ensure_ascii=False))
+    start = data["start"]
+    filter_options = f'<option value="-1">모든 질문 ({len(data["order"])}개)</option>' + "".join(
+        f'<option value="{i}"{" disabled" if not members else ""}>{_esc(label)} ({len(members)}개)</option>'
+        for i, (label, members) in enumerate(data["filters"]))
+    query_options = "".join(f'<option value="{_esc(q)}"{" selected" if q == start else ""}>{_esc(q)}. {_esc(data["queries"][q])}</option>'
+                            for q in data["order"])
+    line, cols = _viewer_query_html(data, start)
+    body = (
+        f'<p class="sg-title">질문 하나씩 들여다보기</p>'
+        f'<p class="sg-help">질문 묶음과 질문을 고르면 세 검색기의 상위 {max(len(t) for ts in data["top"].values() for t in ts) if data["top"] else 0}개 '
+        f"문서와 관련도 판정, 질문별 점수가 나란히 나옵니다.</p>"
+        f'<div class="sg-controls">'
+        f'<div class="sg-control"><label for="{uid}-filter">질문 묶음</label>'
+        f'<select class="sg-filter" id="{uid}-filter">{filter_options}</select></div>'
+        f'<div class="sg-control"><label for="{uid}-query">질문</label>'
+        f'<select class="sg-query" id="{uid}-query">{query_options}</select></div></div>'
+        f'<p class="sg-query-text">{_esc(data["queries"][start])}</p>'
+        f'<p class="sg-relevant">{line}</p>'
+        f'<div class="sg-columns">{cols}</div>'
+        f'<p class="sg-live sg-sr-only" role="status" aria-live="polite" aria-atomic="true"></p>'
+    )
+    return _display_html(_page(uid, body, data, "viewer.js", "searchgradeQueryViewer", "query-viewer", "sg-viewer"))
+
+
+def _viewer_ipywidgets(data: dict):
+    """The per-query viewer as ipywidgets: two dropdowns and the same columns rendered in Python."""
+    import ipywidgets as w
+
+    all_label = f"모든 질문 ({len(data['order'])}개)"
+    groups = {all_label: data["order"], **{f"{label} ({len(m)}개)": m for label, m in data["filters"]}}
+    filter_box = w.Dropdown(options=list(groups), value=all_label, description="질문 묶음")
+    query_box = w.Dropdown(description="질문")
+    out = w.HTML()
+
+    def fill(_=None):
+        members = groups[filter_box.value]
+        query_box.options = [(f"{q}. {data['queries'][q]}", q) for q in members]
+
+    def refresh(_=None):
+        q = query_box.value
+        if q is None:
+            out.value = "<p>이 묶음에 질문이 없습니다.</p>"
+            return
+        line, cols = _viewer_query_html(data, q)
+        out.value = (f"<style>{_asset('widgets.css')}</style><div class=\"sg-widget sg-viewer\">"
+                     f"<p class=\"sg-query-text\">{_esc(data['queries'][q])}</p><p class=\"sg-relevant\">{line}</p>"
+                     f"<div class=\"sg-columns\">{cols}</div></div>")
+
+    filter_box.observe(fill, names="value")
+    query_box.observe(refresh, names="value")
+    fill()
+    refresh()
+    box = w.VBox([w.HBox([filter_box, query_box]), out])
+    box.sg = {"filter": filter_box, "query": query_box, "output": out, "data": data}
+    return box

@@ -1,0 +1,369 @@
+"""searchgrade.widgets: the embedded numbers are the package's, the HTML is accessible and self-contained."""
+import html
+import json
+import random
+import re
+from html.parser import HTMLParser
+
+import pytest
+
+import searchgrade as sg
+from searchgrade import widgets
+from searchgrade.io import trec_order
+
+N, MAX_MISSING = 10, 5
+
+
+@pytest.fixture(autouse=True)
+def _book_mode(monkeypatch):
+    """Tests see the book build's situation unless they say otherwise: no Jupyter session, no override."""
+    monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
+    monkeypatch.delenv(widgets.MODE_ENV, raising=False)
+
+
+@pytest.fixture(scope="module")
+def table():
+    return widgets.scoring_table(N, MAX_MISSING, 0.8)
+
+
+def embedded_data(page: str) -> dict:
+    """The JSON a widget embeds for its script."""
+    match = re.search(r'<script type="application/json" id="([^"]+)-data">(.*?)</script>', page, re.S)
+    assert match, "no embedded data"
+    return json.loads(match.group(2))
+
+
+class Elements(HTMLParser):
+    """Collects (tag, attrs) of every start tag."""
+
+    def __init__(self):
+        super().__init__()
+        self.tags = []
+
+    def handle_starttag(self, tag, attrs):
+        self.tags.append((tag, dict(attrs)))
+
+
+def elements(page: str) -> list[tuple[str, dict]]:
+    parser = Elements()
+    parser.feed(page)
+    return parser.tags
+
+
+# --------------------------------------------------------------------------- quantise
+
+
+def test_quantise_rounds_to_four_decimals_halves_up():
+    assert widgets.quantise(0.28125) == 2813
+    assert widgets.quantise(1 / 3) == 3333
+    assert widgets.quantise(0.0) == 0 and widgets.quantise(1.0) == 10_000
+    with pytest.raises(ValueError, match="not a finite number"):
+        widgets.quantise(float("nan"))
+
+
+# --------------------------------------------------------------------------- scoring lab
+
+
+@pytest.mark.parametrize("k", range(1, N + 1))
+def test_lab_table_equals_package_for_every_state(table, k):
+    """All 1024 x 6 states at this k: the lookup the page does equals the package's value, rounded."""
+    names = table.measure_names(k)
+    qrels, run = {}, {}
+    docs = widgets.lab_documents(N)
+    for bits in range(2**N):
+        for missing in range(MAX_MISSING + 1):
+            qid = f"{bits}:{missing}"
+            qrels[qid] = widgets.lab_qrels(bits, N, missing)
+            run[qid] = {d: float(N - i) for i, d in enumerate(docs)}
+    df = sg.evaluate(qrels, run, list(names.values()), ties="input", missing="zero")
+    wrong = []
+    for qid, row in df.iterrows():
+        bits, missing = map(int, qid.split(":"))
+        got = table.lookup(bits, k, missing)
+        for key, name in names.items():
+            if got[key] != widgets.quantise(row[name]):
+                wrong.append((bits, missing, name, got[key], row[name]))
+    assert not wrong, wrong[:5]
+
+
+def test_lab_table_equals_score_ranking_on_sampled_states(table):
+    rng = random.Random(20260101)
+    docs = widgets.lab_documents(N)
+    for _ in range(400):
+        bits, k, missing = rng.randrange(2**N), rng.randint(1, N), rng.randint(0, MAX_MISSING)
+        names = table.measure_names(k)
+        expected = sg.score_ranking(docs, widgets.lab_qrels(bits, N, missing), list(names.values()))
+        got = table.lookup(bits, k, missing)
+        for key, name in names.items():
+            assert got[key] == widgets.quantise(expected[name]), (bits, k, missing, name)
+            assert abs(got[key] / widgets.SCALE - expected[name]) <= 0.5e-4 + 1e-12
+
+
+def test_lab_known_values(table):
+    """Chapter 2's example state and the seed's 'one relevant at rank 10', by hand."""
+    start = sum(1 << (r - 1) for r in (1, 3, 5, 7))
+    got = table.lookup(start, 5, 0)
+    assert (got["P"], got["R"], got["Hit"], got["RR"]) == (6000, 7500, 10_000, 10_000)
+    assert got["AP"] == widgets.quantise((1 + 2 / 3 + 3 / 5) / 4)
+    tenth = table.lookup(1 << 9, 10, 0)
+    assert (tenth["R"], tenth["RR"]) == (10_000, 1000)
+    assert all(v == 0 for key, v in table.lookup(1 << 9, 9, 0).items() if key != "RBP")
+    assert table.lookup(1 << 9, 9, 0)["RBP"] == widgets.quantise(0.2 * 0.8**9)
+
+
+def test_lab_embedded_table_is_the_table(table):
+    page = widgets.scoring_lab(mode="html").data
+    data = embedded_data(page)
+    assert data["byPrefix"] == [list(a) for a in table.by_prefix]
+    assert data["byPrefixR"] == [list(a) for a in table.by_prefix_r]
+    assert data["recall"] == list(table.recall) and data["rbp"] == list(table.rbp)
+    assert len(page.encode("utf-8")) < 300_000
+
+
+def test_lab_initial_html_shows_lookup_values(table):
+    page = widgets.scoring_lab(relevant=[2, 4], k=3, missing=1, mode="html").data
+    got = table.lookup(0b1010, 3, 1)
+    names = table.measure_names(3)
+    for key, name in names.items():
+        cell = re.search(rf'data-measure="{re.escape(html.escape(name))}">([^<]+)<', page)
+        assert cell and cell.group(1) == f"{got[key] / 10_000:.4f}", name
+
+
+def test_lab_html_is_accessible_and_namespaced():
+    page = widgets.scoring_lab(mode="html").data
+    tags = elements(page)
+    toggles = [a for t, a in tags if t == "button" and "sg-toggle" in a.get("class", "")]
+    assert len(toggles) == N
+    assert all(a.get("aria-pressed") in ("true", "false") and a.get("aria-label") for a in toggles)
+    assert [a["aria-pressed"] for a in toggles] == ["true", "false"] * 4 + ["false", "false"]
+    ids = [a["id"] for _, a in tags if "id" in a]
+    assert len(ids) == len(set(ids))
+    labelled = {a["for"] for t, a in tags if t == "label"}
+    for t, a in tags:
+        if t in ("select", "input"):
+            assert a["id"] in labelled, f"{t} {a['id']} has no <label>"
+    live = [a for _, a in tags if a.get("aria-live") == "polite"]
+    assert len(live) == 1 and live[0].get("role") == "status"
+    # a second instance on the same page gets different ids
+    other = widgets.scoring_lab(mode="html").data
+    other_ids = {a["id"] for _, a in elements(other) if "id" in a}
+    assert not other_ids & set(ids)
+
+
+@pytest.mark.parametrize("make", [
+    lambda: widgets.scoring_lab(mode="html").data,
+    lambda: widgets.rank_slider(mode="html").data,
+])
+def test_widgets_load_nothing_from_outside(make):
+    page = make()
+    assert not re.search(r"""(src|href)\s*=\s*["']?(https?:)?//""", page, re.I)
+    assert "@import" not in page and "url(" not in page
+    assert "<script src" not in page
+
+
+@pytest.mark.parametrize("kwargs, message", [
+    ({"k": 0}, "k must be in 1..10"),
+    ({"k": 11}, "k must be in 1..10"),
+    ({"missing": 6}, "missing must be in 0..5"),
+    ({"relevant": [0]}, "relevant rank must be in 1..10"),
+    ({"relevant": [11]}, "relevant rank must be in 1..10"),
+    ({"relevant": [2, 2]}, "must not repeat"),
+    ({"n": 11}, "n must be in 1..10"),
+    ({"k": 2.5}, "k must be an integer"),
+    ({"mode": "svg"}, "mode must be one of"),
+    ({"presets": {"bad": [12]}}, "preset 'bad'"),
+    ({"rbp_p": 1.0}, "rbp_p must be in"),
+])
+def test_lab_refuses_bad_input(kwargs, message):
+    with pytest.raises(ValueError, match=re.escape(message)):
+        widgets.scoring_lab(**kwargs)
+
+
+def test_lab_ipywidgets_reads_the_same_table(table):
+    box = widgets.scoring_lab(mode="ipywidgets")
+    ui = box.sg
+    ui["toggles"][0].value = False          # ranks 3, 5, 7 relevant
+    ui["toggles"][9].value = True           # ... and 10
+    ui["k"].value = 4
+    ui["missing"].value = 2
+    bits = sum(1 << (r - 1) for r in (3, 5, 7, 10))
+    got, names = table.lookup(bits, 4, 2), table.measure_names(4)
+    for key, name in names.items():
+        assert f'data-measure="{html.escape(name)}">{got[key] / 10_000:.4f}<' in ui["output"].value
+
+
+# --------------------------------------------------------------------------- rank slider
+
+
+def test_rank_slider_values_are_score_ranking():
+    measures = ["RR", "AP", "nDCG@10", "R@10", "RBP(p=0.8)", "ERR@20"]
+    page = widgets.rank_slider(measures, n=20, start=3, mode="html").data
+    data = embedded_data(page)
+    assert data["measures"] == measures
+    for r in range(1, 21):
+        expected = sg.score_ranking(*sg.book.single_relevant_ranking(r, 20), measures)
+        for j, m in enumerate(measures):
+            assert data["values"][j][r - 1] == widgets.quantise(expected[m]), (r, m)
+    # the marker sits higher (smaller y) where the value is larger, and moves right with the rank
+    for j in range(len(measures)):
+        xy, vals = data["xy"][j], data["values"][j]
+        assert all(a[0] < b[0] for a, b in zip(xy, xy[1:]))
+        for a in range(20):
+            for b in range(20):
+                if vals[a] > vals[b]:
+                    assert xy[a][1] < xy[b][1]
+    tags = elements(page)
+    ranges = [a for t, a in tags if t == "input" and a.get("type") == "range"]
+    assert len(ranges) == 1 and ranges[0]["aria-valuetext"] == "정답 순위 3위"
+    assert sum(1 for t, a in tags if t == "svg" and a.get("role") == "img" and a.get("aria-label")) == 6
+    assert any(a.get("aria-live") == "polite" for _, a in tags)
+
+
+def test_rank_slider_refuses_bad_input():
+    with pytest.raises(ValueError, match="unknown|Unknown|known"):
+        widgets.rank_slider(["NotAMeasure@3"])
+    with pytest.raises(ValueError, match="start must be in 1..20"):
+        widgets.rank_slider(start=21)
+    with pytest.raises(ValueError, match="at least one measure"):
+        widgets.rank_slider([])
+    with pytest.raises(ValueError, match="repeat"):
+        widgets.rank_slider(["RR", "RR"])
+
+
+def test_rank_slider_ipywidgets():
+    box = widgets.rank_slider(["RR", "R@10"], n=20, start=1, mode="ipywidgets")
+    box.sg["slider"].value = 11
+    assert 'data-measure="RR">0.0909<' in box.sg["output"].value
+    assert 'data-measure="R@10">0.0000<' in box.sg["output"].value
+
+
+# --------------------------------------------------------------------------- per-query viewer
+
+
+@pytest.fixture(scope="module")
+def cranfield_viewer_inputs():
+    from searchgrade import datasets, retrieval
+
+    cran = datasets.load("cranfield")
+    systems = {"BM25": ("stems", "bm25"), "TF-IDF": ("stems", "tfidf"), "일치 수준": ("stems", "coordination")}
+    runs = {name: retrieval.index(cran, analyser=a, model=m).search(cran.queries, k=20, exclude=cran.exclude)
+            for name, (a, m) in systems.items()}
+    scores = {name: sg.evaluate(cran.qrels, run, ["nDCG@10", "RR", "R@10"], missing="zero")
+              for name, run in runs.items()}
+    bm25, tfidf = scores["BM25"]["nDCG@10"], scores["TF-IDF"]["nDCG@10"]
+    filters = {"BM25가 이긴 질문": list(bm25.index[bm25 > tfidf + 0.3][:8]),
+               "TF-IDF가 이긴 질문": list(tfidf.index[tfidf > bm25 + 0.3][:8]),
+               "모두 0점": list(bm25.index[(bm25 == 0) & (tfidf == 0)][:8])}
+    return cran, runs, scores, filters
+
+
+def test_query_viewer_data_is_the_runs_and_the_package(cranfield_viewer_inputs):
+    cran, runs, scores, filters = cranfield_viewer_inputs
+    data = widgets.query_viewer_data(cran.queries, runs, cran.qrels, cran.corpus, scores, filters)
+    assert data["runs"] == list(runs)
+    assert data["order"] == list(dict.fromkeys(q for m in filters.values() for q in m))
+    for q in data["order"]:
+        for j, (name, run) in enumerate(runs.items()):
+            top = data["top"][q][j]
+            assert [d for d, _ in top] == trec_order(run[q], 5)
+            assert [g for _, g in top] == [cran.qrels[q].get(d) for d, _ in top]
+            assert data["scores"][q][j] == [widgets.quantise(v) for v in scores[name].loc[q]]
+        relevant = {d for d, g in cran.qrels[q].items() if g >= 1}
+        assert {d for d, _ in data["relevant"][q]} == relevant
+
+
+def test_query_viewer_computes_scores_when_not_given(cranfield_viewer_inputs):
+    cran, runs, scores, filters = cranfield_viewer_inputs
+    data = widgets.query_viewer_data(cran.queries, runs, cran.qrels, cran.corpus, None, filters,
+                                     measures=["nDCG@10", "RR", "R@10"])
+    for q in data["order"]:
+        for j, name in enumerate(runs):
+            assert data["scores"][q][j] == [widgets.quantise(v) for v in scores[name].loc[q]]
+
+
+def test_query_viewer_html(cranfield_viewer_inputs):
+    cran, runs, scores, filters = cranfield_viewer_inputs
+    page = widgets.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, scores, filters, mode="html").data
+    tags = elements(page)
+    labelled = {a["for"] for t, a in tags if t == "label"}
+    selects = [a for t, a in tags if t == "select"]
+    assert len(selects) == 2 and all(a["id"] in labelled for a in selects)
+    assert sum(1 for t, a in tags if t == "section" and a.get("aria-label") in runs) == 3
+    assert any(a.get("aria-live") == "polite" for _, a in tags)
+    first = embedded_data(page)["order"][0]
+    shown = [a["data-docid"] for t, a in tags if t == "li" and "data-docid" in a]
+    assert shown == [d for run in runs.values() for d in trec_order(run[first], 5)]
+    assert len(page.encode("utf-8")) < 300_000
+
+
+def test_query_viewer_escapes_document_text():
+    evil = "</script><script>alert(1)</script> & <b>"
+    queries = {"1": "q <one>"}
+    corpus = {"a": {"title": evil, "text": evil}, "b": {"title": "b", "text": "b"}}
+    runs = {name: {"1": {"a": 2.0, "b": 1.0}} for name in ("x", "y", "z")}
+    page = widgets.query_viewer(queries, runs, {"1": {"a": 1}}, corpus, mode="html").data
+    data_part = re.search(r'<script type="application/json"[^>]*>(.*?)</script>', page, re.S).group(1)
+    assert "</script" not in data_part and "<" not in data_part
+    assert json.loads(data_part)["docs"]["a"][0] == evil
+    assert "<script>alert(1)" not in page.replace(data_part, "")
+
+
+def test_query_viewer_refuses_bad_input(cranfield_viewer_inputs):
+    cran, runs, scores, filters = cranfield_viewer_inputs
+    two = dict(list(runs.items())[:2])
+    with pytest.raises(ValueError, match="exactly three runs"):
+        widgets.query_viewer(cran.queries, two, cran.qrels, cran.corpus)
+    with pytest.raises(ValueError, match="exactly three runs"):
+        widgets.query_viewer(cran.queries, {**runs, "extra": runs["BM25"]}, cran.qrels, cran.corpus)
+    with pytest.raises(ValueError, match=r"filter 'x': query ids not in `queries`: \['nope'\]"):
+        widgets.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, filters={"x": ["1", "nope"]})
+    with pytest.raises(ValueError, match="give a list of query ids"):
+        widgets.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, filters={"x": "1"})
+    small_corpus = {d: v for d, v in cran.corpus.items() if d != trec_order(runs["BM25"]["1"], 1)[0]}
+    with pytest.raises(ValueError, match=r"run 'BM25', query '1': document '\d+' is not in the corpus"):
+        widgets.query_viewer(cran.queries, runs, cran.qrels, small_corpus, qids=["1"])
+    partial = {name: df.drop(index="1") for name, df in scores.items()}
+    with pytest.raises(ValueError, match=r"has no row for queries \['1'\]"):
+        widgets.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, partial, qids=["1"])
+    with pytest.raises(ValueError, match="bytes"):
+        widgets.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, max_bytes=10_000)
+    with pytest.raises(ValueError, match="without judgments"):
+        widgets.query_viewer({**cran.queries, "zz": "new"}, runs, cran.qrels, cran.corpus, qids=["zz"])
+
+
+def test_query_viewer_ipywidgets(cranfield_viewer_inputs):
+    cran, runs, scores, filters = cranfield_viewer_inputs
+    box = widgets.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, scores, filters, mode="ipywidgets")
+    ui = box.sg
+    label = next(o for o in ui["filter"].options if o.startswith("TF-IDF가 이긴 질문"))
+    ui["filter"].value = label
+    q = filters["TF-IDF가 이긴 질문"][-1]
+    ui["query"].value = q
+    for run in runs.values():
+        for d in trec_order(run[q], 5):
+            assert f'data-docid="{d}"' in ui["output"].value
+
+
+# --------------------------------------------------------------------------- mode
+
+
+def test_resolve_mode(monkeypatch):
+    assert widgets.resolve_mode("auto") == "html"                 # book build: no Jupyter session
+    monkeypatch.setenv("JPY_SESSION_NAME", "/chapters/ch02_ranking.md")
+    assert widgets.resolve_mode("auto") == "ipywidgets"           # JupyterLab kernel
+    assert widgets.resolve_mode("html") == "html"
+    monkeypatch.setenv(widgets.MODE_ENV, "html")
+    assert widgets.resolve_mode("auto") == "html"                 # the override wins
+    monkeypatch.setenv(widgets.MODE_ENV, "svg")
+    with pytest.raises(ValueError, match="SEARCHGRADE_WIDGET_MODE"):
+        widgets.resolve_mode("auto")
+    with pytest.raises(ValueError, match="mode must be one of"):
+        widgets.resolve_mode("notebook")
+
+
+def test_auto_mode_in_a_session_returns_ipywidgets(monkeypatch):
+    import ipywidgets
+
+    monkeypatch.setenv("JPY_SESSION_NAME", "x.ipynb")
+    assert isinstance(widgets.scoring_lab(), ipywidgets.Widget)
+    assert isinstance(widgets.rank_slider(), ipywidgets.Widget)
