@@ -21,6 +21,7 @@ Conventions shared by all kernels (``L`` is the binary relevance level):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from itertools import chain
 from typing import Callable
 
 import numpy as np
@@ -52,7 +53,9 @@ class Ranked:
 
     def docids(self) -> list:
         """Document ids of all entries, in rank order (built on request)."""
-        docs = self.cache["docs"]
+        if "exact" in self.cache:  # this context left ties that no measure sees unbroken
+            return self.cache["exact"]().docids()
+        docs = list(chain.from_iterable(self.cache["dicts"]))  # the run's docids, in input order
         return [docs[j] for j in self.cache["order"].tolist()]
 
     # ----------------------------------------------------------- segment tools
@@ -133,6 +136,43 @@ class Ranked:
             self.cache[key] = self.grade >= level
         return self.cache[key]
 
+    # ------------------------------------------------- sparse views (speed)
+    # Most retrieved documents are unjudged; sums over relevant or judged
+    # documents only visit those entries.  Skipping entries that add 0.0 leaves
+    # every sum bit-for-bit the same.
+    def where(self, what, level: int = 1) -> np.ndarray:
+        """Positions of the entries that are "rel" (grade >= level), "judged" or "gain" (grade > 0), cached."""
+        key = ("where", what, level)
+        if key not in self.cache:
+            mask = {"rel": lambda: self.rel(level), "judged": lambda: self.judged, "gain": lambda: self.grade > 0}[what]()
+            self.cache[key] = np.flatnonzero(mask)
+        return self.cache[key]
+
+    def rel_hits(self, level: int, limit=None) -> np.ndarray:
+        """Per-row number of relevant entries ranked at most ``limit`` (a cutoff, per-row cutoffs, or None).
+
+        In expected mode each entry counts with its tie group's mean relevance.
+        """
+        if self.expected:
+            mask = None if limit is None else self.rank <= (limit[self.seg] if np.ndim(limit) else limit)
+            return self.ssum(self.lin(self.rel(level)), mask)
+        idx = self.where("rel", level)
+        seg = self.seg[idx]
+        if limit is not None:
+            seg = seg[self.rank[idx] <= (limit[seg] if np.ndim(limit) else limit)]
+        return np.bincount(seg, minlength=self.n).astype(np.float64)
+
+    def rowsum(self, seg: np.ndarray, w: np.ndarray) -> np.ndarray:
+        """Per-row sum of the weights w of entries in rows seg (float even when empty)."""
+        return np.bincount(seg, weights=w, minlength=self.n).astype(np.float64, copy=False)
+
+    def running(self, idx: np.ndarray, mask: np.ndarray) -> np.ndarray:
+        """Inclusive running count of mask within each row, over the entries idx (in rank order)."""
+        seg = self.seg[idx]
+        c = np.cumsum(mask, dtype=np.int64)
+        before = np.concatenate(([0], np.cumsum(np.bincount(seg[mask], minlength=self.n))[:-1]))
+        return c - before[seg]
+
 
 def _div(num, den) -> np.ndarray:
     """num / den, 0 where den == 0."""
@@ -152,19 +192,19 @@ def _level(ctx: Ranked, m) -> int:
 def precision(ctx, m):
     """P@k = |relevant in top k| / k (trec_eval P_k; a short run counts as non-relevant padding)."""
     k = m.cutoff
-    return ctx.ssum(ctx.lin(ctx.rel(_level(ctx, m))), ctx.top(k)) / k
+    return ctx.rel_hits(_level(ctx, m), k) / k
 
 
 def recall(ctx, m):
     """R@k = |relevant in top k| / R (0 when R = 0)."""
     L = _level(ctx, m)
-    return _div(ctx.ssum(ctx.lin(ctx.rel(L)), ctx.top(m.cutoff)), ctx.num_rel(L))
+    return _div(ctx.rel_hits(L, m.cutoff), ctx.num_rel(L))
 
 
 def relative_precision(ctx, m):
     """RelP@k = |relevant in top k| / min(k, R) (trec_eval relative_P_k)."""
     L = _level(ctx, m)
-    return _div(ctx.ssum(ctx.lin(ctx.rel(L)), ctx.top(m.cutoff)), np.minimum(m.cutoff, ctx.num_rel(L)))
+    return _div(ctx.rel_hits(L, m.cutoff), np.minimum(m.cutoff, ctx.num_rel(L)))
 
 
 def hit(ctx, m):
@@ -172,7 +212,7 @@ def hit(ctx, m):
     L, k = _level(ctx, m), m.cutoff
     rel = ctx.rel(L)
     if not ctx.expected:
-        return (ctx.count(rel & (ctx.rank <= k)) > 0).astype(np.float64)
+        return (ctx.rel_hits(L, k) > 0).astype(np.float64)
     # Expected value: 1 - P(no relevant document in the top k).  A tie group of
     # size n holding r relevant documents, of which m positions fall within the
     # cutoff, contributes P(none of the m is relevant) = C(n-r, m) / C(n, m).
@@ -194,7 +234,7 @@ def r_precision(ctx, m):
     """Rprec = |relevant in top R| / R: precision after R documents (0 when R = 0)."""
     L = _level(ctx, m)
     R = ctx.num_rel(L)
-    return _div(ctx.ssum(ctx.lin(ctx.rel(L)), ctx.rank <= R[ctx.seg]), R)
+    return _div(ctx.rel_hits(L, R), R)
 
 
 def rprec_mult(ctx, m):
@@ -202,8 +242,7 @@ def rprec_mult(ctx, m):
     L = _level(ctx, m)
     R = ctx.num_rel(L)
     c = np.floor(m.params["m"] * R + 0.9)
-    hits = ctx.ssum(ctx.lin(ctx.rel(L)), ctx.rank <= c[ctx.seg])
-    return _div(hits, c)
+    return _div(ctx.rel_hits(L, c), c)
 
 
 def average_precision(ctx, m):
@@ -211,23 +250,27 @@ def average_precision(ctx, m):
     L, k = _level(ctx, m), m.cutoff
     rel = ctx.rel(L)
     R = ctx.num_rel(L)
-    if not ctx.expected:
-        crel = ctx.segcount(rel)
-        terms = np.where(rel, crel / ctx.rank, 0.0)
-    else:
-        # E[AP] (McSherry & Najork 2008): for position i in tie group G (n docs,
-        # r relevant, C relevant documents in earlier groups, i0 = positions of G
-        # before i): E[rel_i * sum_{j<=i} rel_j] = r/n * (1 + C + i0*(r-1)/(n-1)).
-        size, start0, first = ctx.groups()
-        relf = rel.astype(np.float64)
-        r = np.bincount(ctx.gid, weights=relf, minlength=len(size))
-        crel = ctx.segcumsum(relf)
-        c_before = (crel - relf)[first]  # relevant documents before each group
-        n_e = size[ctx.gid].astype(np.float64)
-        r_e = r[ctx.gid]
-        i0 = ctx.rank - 1 - start0[ctx.gid]
-        pair = _div(r_e - 1, n_e - 1)
-        terms = (r_e / n_e) * (1 + c_before[ctx.gid] + i0 * pair) / ctx.rank
+    if not ctx.expected:  # only relevant ranks add a term: P@i = (i-th relevant of the row) / rank
+        idx = ctx.where("rel", L)
+        seg, rank = ctx.seg[idx], ctx.rank[idx]
+        crel = ctx.running(idx, np.ones(len(idx), dtype=bool))
+        terms = crel / rank
+        if k is not None:
+            seg, terms = seg[rank <= k], terms[rank <= k]
+        return _div(ctx.rowsum(seg, terms), R)
+    # E[AP] (McSherry & Najork 2008): for position i in tie group G (n docs,
+    # r relevant, C relevant documents in earlier groups, i0 = positions of G
+    # before i): E[rel_i * sum_{j<=i} rel_j] = r/n * (1 + C + i0*(r-1)/(n-1)).
+    size, start0, first = ctx.groups()
+    relf = rel.astype(np.float64)
+    r = np.bincount(ctx.gid, weights=relf, minlength=len(size))
+    crel = ctx.segcumsum(relf)
+    c_before = (crel - relf)[first]  # relevant documents before each group
+    n_e = size[ctx.gid].astype(np.float64)
+    r_e = r[ctx.gid]
+    i0 = ctx.rank - 1 - start0[ctx.gid]
+    pair = _div(r_e - 1, n_e - 1)
+    terms = (r_e / n_e) * (1 + c_before[ctx.gid] + i0 * pair) / ctx.rank
     return _div(ctx.ssum(terms, ctx.top(k)), R)
 
 
@@ -239,7 +282,9 @@ def reciprocal_rank(ctx, m):
     idx = np.flatnonzero(rel)
     if len(idx) == 0:
         return out
-    rows, first = np.unique(ctx.seg[idx], return_index=True)
+    seg = ctx.seg[idx]  # rows of the relevant entries, non-decreasing
+    first = np.flatnonzero(np.concatenate(([True], seg[1:] != seg[:-1])))
+    rows = seg[first]
     first_idx = idx[first]
     ranks = ctx.rank[first_idx].astype(np.float64)
     if not ctx.expected:
@@ -287,6 +332,16 @@ def _discount(m, rank):
 
 def _dcg(ctx, m, discounted=True):
     """Per-row DCG (or CG) of the run within the cutoff."""
+    if not ctx.expected:  # documents with grade 0 gain 0: visit the others only
+        idx = ctx.where("gain")
+        seg, rank = ctx.seg[idx], ctx.rank[idx]
+        if m.cutoff is not None:
+            keep = rank <= m.cutoff
+            idx, seg, rank = idx[keep], seg[keep], rank[keep]
+        w = _gain(ctx, m, ctx.grade[idx])
+        if discounted:
+            w = w * _discount(m, rank)
+        return ctx.rowsum(seg, w)
     gain = ctx.lin(_gain(ctx, m, ctx.grade))
     w = gain * _discount(m, ctx.rank) if discounted else gain
     return ctx.ssum(w, ctx.top(m.cutoff))
@@ -364,15 +419,14 @@ def bpref(ctx, m):
     documents in the qrels.  Unjudged documents are skipped (trec_eval's bpref).
     """
     L = _level(ctx, m)
-    rel = ctx.rel(L)
-    nonrel = ctx.judged & ~rel
     R = ctx.num_rel(L)
     N = ctx.num_judged_nonrel(L)
-    n_above = ctx.segcount(nonrel)
-    num = np.minimum(n_above, R[ctx.seg])
-    den = np.minimum(N, R)[ctx.seg]
-    terms = np.where(rel, 1.0 - _div(num, den), 0.0)
-    return _div(ctx.ssum(terms), R)
+    idx = ctx.where("judged")  # only judged documents matter: visit those
+    rel = ctx.grade[idx] >= L
+    n_above = ctx.running(idx, ~rel)  # judged non-relevant at or above each entry
+    seg = ctx.seg[idx][rel]
+    terms = 1.0 - _div(np.minimum(n_above[rel], R[seg]), np.minimum(N, R)[seg])
+    return _div(ctx.rowsum(seg, terms), R)
 
 
 def infap(ctx, m):
@@ -453,8 +507,7 @@ def eleven_pt(ctx, m):
 
 def _set_counts(ctx, m):
     L = _level(ctx, m)
-    nrr = ctx.ssum(ctx.lin(ctx.rel(L)))
-    return nrr, ctx.nret.astype(np.float64), ctx.num_rel(L)
+    return ctx.rel_hits(L), ctx.nret.astype(np.float64), ctx.num_rel(L)
 
 
 def set_p(ctx, m):

@@ -109,7 +109,7 @@ import numbers
 import re
 import warnings
 from dataclasses import dataclass, field
-from itertools import repeat
+from itertools import chain, repeat
 from typing import Iterable, Mapping, Sequence
 
 import numpy as np
@@ -351,6 +351,68 @@ def _as_grade(qid, docid, grade) -> int:
     raise ValueError(f"qrels query {qid!r} document {docid!r}: grade {grade!r} is not an integer")
 
 
+def _docid_descending(docs: list, positions: list) -> list:
+    """The positions sorted by their docid, descending in string order (strcmp, as trec_eval).
+
+    Non-string ids are compared as text; equal texts keep their input order.
+    """
+    if type(docs[positions[0]]) is str:
+        try:  # docids within a query are distinct: the input order of positions does not matter
+            return sorted(positions, key=docs.__getitem__, reverse=True)
+        except TypeError:  # a mixture of str and other ids
+            pass
+    return sorted(sorted(positions), key=lambda j: str(docs[j]), reverse=True)
+
+
+def _sort_groups(order: np.ndarray, lo: np.ndarray, size: np.ndarray, docs: list, chunk: int = 1 << 16) -> None:
+    """Put each tie group ``order[lo : lo + size]`` in docid order, in place: one small Python sort per group.
+
+    Groups go a chunk of about ``chunk`` documents at a time, so the Python lists stay small.
+    """
+    stops = np.cumsum(size)  # end of each group in the concatenation of all groups
+    g = 0
+    while g < len(lo):
+        base = int(stops[g] - size[g])  # documents of the groups before g
+        h = max(g + 1, int(np.searchsorted(stops, base + chunk, side="right")))  # groups g .. h-1 this time
+        width = size[g:h]
+        ends = stops[g:h] - base
+        pos = np.repeat(lo[g:h] - (ends - width), width) + np.arange(int(ends[-1]))  # their positions in order
+        members = order[pos].tolist()
+        cuts = ends.tolist()
+        by_docid = chain.from_iterable(_docid_descending(docs, members[a:b]) for a, b in zip([0] + cuts, cuts))
+        order[pos] = np.fromiter(by_docid, dtype=np.int64, count=len(members))
+        g = h
+
+
+def _rank_rows(score: np.ndarray, lengths: np.ndarray, stable: bool) -> np.ndarray:
+    """Permutation sorting each row (a contiguous block, ``lengths`` long) by score descending; rows stay in place.
+
+    Rows of similar length (the same power of two) are laid out as one padded
+    matrix and sorted row by row in one call, so padding at most doubles the
+    work.  ``stable`` keeps equal scores in input order.
+    """
+    kind = "stable" if stable else None
+    order = np.empty(len(score), dtype=np.int64)
+    starts = np.cumsum(lengths) - lengths
+    size_class = np.ceil(np.log2(np.maximum(lengths, 1))).astype(np.int64)
+    for c in np.unique(size_class[lengths > 0]).tolist():
+        rows = np.flatnonzero((size_class == c) & (lengths > 0))
+        width = int(lengths[rows].max())
+        filled = np.arange(width) < lengths[rows][:, None]  # cells holding a row's documents, in input order
+        if rows[-1] - rows[0] + 1 == len(rows):  # consecutive rows (the usual case): a slice of the run
+            cells = slice(int(starts[rows[0]]), int(starts[rows[-1]] + lengths[rows[-1]]))
+        else:
+            cells = (starts[rows][:, None] + np.arange(width))[filled]  # their positions in the run
+        neg = np.full(filled.shape, -np.inf)
+        neg[filled] = score[cells]
+        np.negative(neg, out=neg)  # scores are finite, so the padding (+inf) sorts last
+        by_score = np.argsort(neg, axis=1, kind=kind)
+        del neg
+        by_score += starts[rows][:, None]
+        order[cells] = by_score[filled]
+    return order
+
+
 class Evaluator:
     """Measures and qrels prepared once; ``.evaluate(run)`` scores any number of runs.
 
@@ -425,13 +487,14 @@ class Evaluator:
             raise TypeError(f"qrels must be a dict {{qid: {{docid: grade}}}}, not {type(qrels).__name__}")
         self._qrels: dict = {}
         for qid, docs in qrels.items():
-            if not isinstance(docs, Mapping):
+            if type(docs) is not dict and not isinstance(docs, Mapping):  # the type test is the fast path
                 raise TypeError(f"qrels query {qid!r}: expected a dict {{docid: grade}}, not {type(docs).__name__}")
             if set(map(type, docs.values())) <= {int}:  # the usual case, checked at C speed
                 self._qrels[qid] = dict(docs)
             else:
                 self._qrels[qid] = {d: _as_grade(qid, d, g) for d, g in docs.items()}
-        self._grades_cache: dict = {}
+        self._natural: list | None = None  # qrels query ids in natural order (built on first use)
+        self._table: tuple | None = None  # judged grades of every qrels query (built on first use)
 
     # ------------------------------------------------------------------ ranking
     def _rows(self, run: Mapping) -> list:
@@ -445,55 +508,73 @@ class Evaluator:
             warnings.warn(f"{len(orphans)} run quer{'y has' if len(orphans) == 1 else 'ies have'} no qrels and "
                           f"{'was' if len(orphans) == 1 else 'were'} skipped (as trec_eval does): {few}",
                           UserWarning, stacklevel=3)
+        if self._natural is None:
+            self._natural = sorted(self._qrels, key=_natural_key)
         if self.missing == "zero":
-            rows = list(self._qrels)
-        else:
-            rows = [q for q in self._qrels if q in run]
-        rows.sort(key=_natural_key)
-        return rows
+            return list(self._natural)
+        return [q for q in self._natural if q in run]
 
-    def _judged_grades(self, qid) -> np.ndarray:
-        """The query's judged grades (>= 0), best first (cached)."""
-        arr = self._grades_cache.get(qid)
-        if arr is None:
-            d = self._qrels[qid]
-            arr = np.fromiter(d.values(), dtype=np.int64, count=len(d))
-            arr = -np.sort(-arr[arr >= 0])
-            self._grades_cache[qid] = arr
-        return arr
+    def _judged_grades(self, rows: Sequence) -> tuple[np.ndarray, np.ndarray]:
+        """(count per row, flat grades): each row's judged grades (>= 0), best first."""
+        if self._table is None:  # one pass over all the qrels, kept for every run
+            counts = np.fromiter(map(len, self._qrels.values()), dtype=np.int64, count=len(self._qrels))
+            grade = np.fromiter(chain.from_iterable(d.values() for d in self._qrels.values()),
+                                dtype=np.int64, count=int(counts.sum()))
+            query = np.repeat(np.arange(len(counts)), counts)
+            judged = grade >= 0
+            grade, query = grade[judged], query[judged]
+            judged_counts = np.bincount(query, minlength=len(counts))
+            top = int(grade.max()) if len(grade) else 0
+            if len(counts) * (top + 1) < 2**62:  # sort one integer key (query, grade descending)
+                key = np.sort(query * (top + 1) + (top - grade))
+                grade = top - key % (top + 1)
+            else:
+                grade = grade[np.lexsort((-grade, query))]
+            self._table = ({q: i for i, q in enumerate(self._qrels)}, np.cumsum(judged_counts) - judged_counts,
+                           judged_counts, grade)
+        index, starts, counts, grades = self._table
+        which = np.fromiter(map(index.__getitem__, rows), dtype=np.int64, count=len(rows))
+        qcount = counts[which]
+        first = np.repeat(starts[which] - (np.cumsum(qcount) - qcount), qcount)  # flat position of each row's start
+        return qcount, grades[first + np.arange(len(first), dtype=np.int64)]
 
-    def rank(self, run: Mapping, rows: Sequence | None = None) -> tuple[list, Ranked]:
-        """Sort and flatten the run into a :class:`Ranked` context: (row qids, context)."""
+    def rank(self, run: Mapping, rows: Sequence | None = None, exact: bool = False) -> tuple[list, Ranked]:
+        """Sort and flatten the run into a :class:`Ranked` context: (row qids, context).
+
+        Tied documents that no measure can tell apart (same qrels code) stay in
+        any order unless ``exact``; :meth:`Ranked.docids` always gives the exact order.
+        """
         if rows is None:
             rows = self._rows(run)
         n = len(rows)
-        lengths = np.zeros(n, dtype=np.int64)
-        docs: list = []
-        scores: list = []
-        codes: list = []
-        for i, q in enumerate(rows):
+        dicts = []
+        for q in rows:
             d = run.get(q)
             if not d:
-                continue
-            if not isinstance(d, Mapping):
+                d = {}
+            elif type(d) is not dict and not isinstance(d, Mapping):
                 raise TypeError(f"run query {q!r}: expected a dict {{docid: score}}, not {type(d).__name__}")
-            lengths[i] = len(d)
-            docs.extend(d)
-            scores.extend(d.values())
-            codes.extend(map(self._qrels[q].get, d, repeat(_NONPOOL, len(d))))
-        score = np.array(scores)
+            dicts.append(d)
+        lengths = np.fromiter(map(len, dicts), dtype=np.int64, count=n)
+        total = int(lengths.sum())
+        # Flatten with C-level iteration: no Python function call per document.
+        score = np.array(list(chain.from_iterable(d.values() for d in dicts)))
         if score.dtype.kind not in "fiu" or (score.dtype.kind == "f" and not np.isfinite(score).all()):
             score = self._check_scores(rows, run)
         score = score.astype(np.float64, copy=False)
-        seg = np.repeat(np.arange(n, dtype=np.int64), lengths)
-        code = np.array(codes, dtype=np.int64)
-        order = self._sort(score, lengths, docs)
-        s_sorted = score[order]
-        newgrp = np.ones(len(order), dtype=bool)
-        if len(order) > 1:
-            newgrp[1:] = (s_sorted[1:] != s_sorted[:-1]) | (seg[1:] != seg[:-1])
-        gid = np.cumsum(newgrp) - 1
+        # qrels grade of each retrieved document: one dict lookup per document, _NONPOOL when absent
+        code = np.fromiter(chain.from_iterable(map(self._qrels[q].get, d, repeat(_NONPOOL, len(d)))
+                                               for q, d in zip(rows, dicts)), dtype=np.int64, count=total)
+        order = self._sort(score, lengths, dicts, None if exact else code)
         code = code[order]
+        seg = np.repeat(np.arange(n, dtype=np.int64), lengths)
+        gid = None
+        if self.ties == "expected":  # tie groups: runs of equal scores within a row
+            s_sorted = score[order]
+            newgrp = np.ones(len(order), dtype=bool)
+            newgrp[1:] = (s_sorted[1:] != s_sorted[:-1]) | (seg[1:] != seg[:-1])
+            gid = np.cumsum(newgrp) - 1
+        del score
         if self.max_docs is not None or self.judged_only:
             pos = np.arange(len(seg)) - np.concatenate(([0], np.cumsum(lengths)[:-1]))[seg]
             keep = np.ones(len(seg), dtype=bool)
@@ -501,60 +582,59 @@ class Evaluator:
                 keep &= pos < self.max_docs
             if self.judged_only:
                 keep &= code >= 0
-            seg, code, gid, order = seg[keep], code[keep], gid[keep], order[keep]
+            seg, code, order = seg[keep], code[keep], order[keep]
+            if gid is not None:
+                gid = gid[keep]
             lengths = np.bincount(seg, minlength=n)
-        starts = np.concatenate(([0], np.cumsum(lengths)[:-1]))
-        rank = np.arange(len(seg), dtype=np.int64) - starts[seg] + 1
+        rank = np.arange(1, len(seg) + 1, dtype=np.int64)
+        rank -= np.repeat(np.cumsum(lengths) - lengths, lengths)  # 1-based rank within the row
         # qrels statistics of the rows: judged grades, best first
-        parts = [self._judged_grades(q) for q in rows]
-        qcount = np.array([len(p) for p in parts], dtype=np.int64)
-        qgrade = np.concatenate(parts) if parts else np.zeros(0, dtype=np.int64)
+        qcount, qgrade = self._judged_grades(rows)
         qseg = np.repeat(np.arange(n, dtype=np.int64), qcount)
         qrank = np.arange(len(qseg), dtype=np.int64) - np.concatenate(([0], np.cumsum(qcount)[:-1]))[qseg] + 1
-        ctx = Ranked(n=n, seg=seg, rank=rank, grade=np.maximum(code, 0), judged=code >= 0,
-                     nonpool=code == _NONPOOL, nret=lengths.astype(np.int64), qseg=qseg, qgrade=qgrade,
+        judged, nonpool = code >= 0, code == _NONPOOL
+        ctx = Ranked(n=n, seg=seg, rank=rank, grade=np.maximum(code, 0, out=code), judged=judged,
+                     nonpool=nonpool, nret=lengths.astype(np.int64), qseg=qseg, qgrade=qgrade,
                      qrank=qrank, expected=self.ties == "expected",
-                     gid=(np.unique(gid, return_inverse=True)[1] if self.ties == "expected" else None))
-        ctx.cache["order"], ctx.cache["docs"] = order, docs
+                     gid=(np.unique(gid, return_inverse=True)[1] if gid is not None else None))
+        if exact or self.ties != "trec":
+            ctx.cache["order"], ctx.cache["dicts"] = order, dicts
+        else:  # docids() ranks the run again, breaking every tie
+            ctx.cache["exact"] = lambda: self.rank(run, rows, exact=True)[1]
         return list(rows), ctx
 
-    def _sort(self, score: np.ndarray, lengths: np.ndarray, docs: list) -> np.ndarray:
+    def _sort(self, score: np.ndarray, lengths: np.ndarray, dicts: list, code: np.ndarray | None = None) -> np.ndarray:
         """Permutation putting each query's documents in rank order (rows stay in place).
 
         Score descending; ties in input order, or for ties="trec" by docid
-        descending in string order (trec_eval's qsort with strcmp).  Sorting each
-        query's block separately is much faster than one global lexsort.
+        descending in string order (trec_eval's qsort with strcmp).  All rows
+        are sorted by score at once (:func:`_rank_rows`); then only tie groups
+        are put in docid order, one small Python sort per group.  Given ``code``
+        (the qrels code of each document), a tie group whose documents all have
+        the same code is left as it is: no measure can tell its orders apart.
         """
-        neg = -score
-        order = np.empty(len(score), dtype=np.int64)
-        trec = self.ties == "trec"
-        start = 0
-        for length in lengths.tolist():
-            if length == 0:
-                continue
-            end = start + length
-            block = neg[start:end]
-            idx = np.argsort(block, kind="stable")
-            if trec and length > 1:
-                sb = block[idx]
-                eq = sb[1:] == sb[:-1]
-                if eq.any():
-                    tied = np.zeros(length, dtype=bool)
-                    tied[1:] |= eq
-                    tied[:-1] |= eq
-                    tp = np.flatnonzero(tied)
-                    keys = docs[start:end]
-                    sub = idx[tp].tolist()
-                    try:  # docids are normally str: compare them directly
-                        if type(keys[sub[0]]) is not str:
-                            raise TypeError
-                        sub.sort(key=keys.__getitem__, reverse=True)
-                    except TypeError:  # other ids (ints, ...) are compared as text, like strcmp
-                        sub.sort(key=lambda j: str(keys[j]), reverse=True)
-                    sub = np.array(sub, dtype=np.int64)
-                    idx[tp] = sub[np.argsort(block[sub], kind="stable")]
-            order[start:end] = idx + start
-            start = end
+        order = _rank_rows(score, lengths, stable=self.ties != "trec")
+        if self.ties != "trec" or len(order) < 2:
+            return order
+        # Tie groups: neighbours in rank order with the same score and the same row.
+        s = score[order]
+        tie = s[1:] == s[:-1]
+        del s
+        row_start = np.zeros(len(order), dtype=bool)
+        row_start[(np.cumsum(lengths) - lengths)[lengths > 0]] = True
+        tie &= ~row_start[1:]
+        differ = tie
+        if code is not None:
+            c = code[order]
+            differ = tie & (c[1:] != c[:-1])
+            del c
+        if not differ.any():
+            return order
+        first = np.flatnonzero(np.concatenate(([True], ~tie)))  # where each tie group starts
+        size = np.diff(np.append(first, len(order)))
+        group = np.searchsorted(first, np.flatnonzero(differ), side="right") - 1  # group of each differing pair
+        group = group[np.concatenate(([True], group[1:] != group[:-1]))]  # the groups that need docid order
+        _sort_groups(order, first[group], size[group], list(chain.from_iterable(dicts)))  # docids in input order
         return order
 
     @staticmethod
