@@ -66,10 +66,6 @@ class Ranked:
             return np.bincount(self.seg, weights=x, minlength=self.n)
         return np.bincount(self.seg[mask], weights=x[mask], minlength=self.n)
 
-    def count(self, mask) -> np.ndarray:
-        """Per-row number of entries where mask is true."""
-        return np.bincount(self.seg[mask], minlength=self.n).astype(np.float64)
-
     def segcumsum(self, x) -> np.ndarray:
         """Cumulative sum of x within each row (inclusive)."""
         x = np.asarray(x, dtype=np.float64)

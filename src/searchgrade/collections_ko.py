@@ -170,7 +170,7 @@ def load_korquad(data_dir: _PathLike | None = None) -> Collection:
 
 
 def _autorag_docid(original: str) -> str:
-    """TREC-safe id of an AutoRAG chunk: each whitespace run becomes ``_`` (``'finance - a b.pdf - 4'`` -> ``finance_-_a_b.pdf_-_4``)."""
+    """TREC-safe id of an AutoRAG chunk: each whitespace run becomes ``_`` (``'law - a b.pdf - 4'`` -> ``law_-_a_b.pdf_-_4``)."""
     return re.sub(r"\s+", "_", original.strip())
 
 

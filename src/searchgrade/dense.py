@@ -47,6 +47,7 @@ __all__ = [
     "E5Encoder",
     "USEEncoder",
     "SentenceTransformerEncoder",
+    "ENCODING_VERSION",
     "CrossEncoderScorer",
     "ENCODERS",
     "get_encoder",
@@ -59,6 +60,10 @@ __all__ = [
     "l2_normalise",
     "top_k_rows",
 ]
+
+
+#: Bumped by hand whenever this module changes how texts become vectors, so cached embeddings are not reused.
+ENCODING_VERSION = 1
 
 
 def _version(package: str) -> str:
@@ -121,7 +126,10 @@ class Encoder:
     def cache_key(self, texts: Sequence[str], side: str) -> str:
         """SHA-256 over the settings, the side and every text."""
         h = hashlib.sha256()
-        h.update(json.dumps({"settings": self.settings(), "side": side}, sort_keys=True, ensure_ascii=False).encode())
+        head = {"settings": self.settings(), "side": side}
+        if ENCODING_VERSION > 1:  # version 1 keys carry no code field, so caches made before it stay valid
+            head["code"] = ENCODING_VERSION
+        h.update(json.dumps(head, sort_keys=True, ensure_ascii=False).encode())
         for t in texts:
             b = t.encode("utf-8")
             h.update(len(b).to_bytes(8, "little"))

