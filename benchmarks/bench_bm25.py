@@ -4,7 +4,7 @@ Every query of KorQuAD 1.0 dev (5,774) against its 961 paragraphs, top 100,
 after tokenising once with one Korean tokeniser (Kiwi by default; not timed).
 Timed (median of ``--repeats`` runs, index already built):
 
-* ``searchgrade batch``      ``searchgrade.runs.batch_top_k`` over ``retrieval.BM25Okapi`` (what ``make runs`` uses)
+* ``searchgrade batch``      ``retrieval.BM25Okapi.batch_top_k`` (what ``make runs`` uses)
 * ``searchgrade per query``  ``retrieval.BM25Okapi.top_k`` called once per query
 * ``rank_bm25``              ``rank_bm25.BM25Okapi.get_scores`` per query, then the top 100 by argsort
 * ``bm25s``                  ``bm25s.BM25(method="robertson").retrieve`` (numpy backend, one thread)
@@ -58,7 +58,6 @@ def main(argv=None) -> int:
     from searchgrade import collections_ko, korean
     from searchgrade.dense import doc_texts
     from searchgrade.retrieval import BM25Okapi
-    from searchgrade.runs import batch_top_k
 
     k1, b, eps = 1.5, 0.75, 0.25
     coll = collections_ko.load_korquad()
@@ -88,7 +87,7 @@ def main(argv=None) -> int:
         if diff > 1e-9:
             failures.append(f"query {qi}: scores differ by {diff:.3g}")
     print(f"check searchgrade vs rank_bm25: max |score difference| over {len(queries)} x {n} scores = {worst:.2e}")
-    batch = batch_top_k(ours, queries, k)
+    batch = ours.batch_top_k(queries, k)
     for qi, ((idx, scores), theirs) in enumerate(zip(batch, rb_scores)):
         expected = np.sort(theirs)[::-1][:len(idx)]
         if not np.allclose(scores, expected, rtol=0, atol=1e-9):
@@ -128,7 +127,7 @@ def main(argv=None) -> int:
         return [np.argsort(-np.asarray(rb.get_scores(q)), kind="stable")[:k] for q in queries]
 
     candidates = [
-        ("searchgrade batch", lambda: batch_top_k(ours, queries, k), args.repeats),
+        ("searchgrade batch", lambda: ours.batch_top_k(queries, k), args.repeats),
         ("searchgrade per query", lambda: [ours.top_k(q, k) for q in queries], args.repeats),
         ("rank_bm25", rank_bm25_search, args.rank_bm25_repeats),
         ("bm25s", lambda: bs.retrieve([q if q else [""] for q in queries], k=k, show_progress=False, n_threads=1),

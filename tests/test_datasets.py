@@ -231,3 +231,32 @@ def test_cranfield_grade():
     assert [ds.cranfield_grade(c) for c in (-1, 1, 2, 3, 4)] == [0, 4, 3, 2, 1]
     with pytest.raises(ValueError):
         ds.cranfield_grade(5)
+
+
+# ---------------------------------------------------------------- one load() for every collection
+
+BEIR_SMALL = Path(__file__).resolve().parent / "fixtures" / "beir_small"
+
+
+def test_load_knows_the_korean_collections():
+    assert {"cranfield", "korquad-dev", "autorag", "ko-strategyqa-dev", "beir"} <= set(ds.LOADERS)
+    auto = ds.load("autorag", data_dir=RAW)
+    assert (len(auto.corpus), len(auto.queries)) == (720, 114)
+    strat = ds.load("ko-strategyqa-dev", data_dir=RAW)
+    assert len(strat.queries) == 592 and sum(len(d) for d in strat.qrels.values()) == 1145
+
+
+def test_load_takes_a_beir_folder_by_path():
+    from searchgrade import collections_ko
+
+    expected = collections_ko.load_beir(BEIR_SMALL)
+    for name in (BEIR_SMALL, str(BEIR_SMALL)):
+        got = ds.load(name)
+        assert (got.corpus, got.queries, got.qrels) == (expected.corpus, expected.queries, expected.qrels)
+    got = ds.load("beir", folder=BEIR_SMALL)
+    assert got.qrels == expected.qrels
+
+
+def test_unknown_name_mentions_folders(tmp_path):
+    with pytest.raises(ValueError, match="BEIR-format folder"):
+        ds.load(str(tmp_path / "no-such-folder"))

@@ -412,3 +412,15 @@ def test_rbp_fixed_max_grade_scale():
     # without max_grade the query's own largest grade (4 here) is the scale, so both agree
     own = sg.score_ranking(ranking, judged, ["RBP(p=0.8)"])["RBP(p=0.8)"]
     assert own == pytest.approx(fixed)
+
+
+@pytest.mark.parametrize("ties", ["trec", "input", "expected"])
+def test_all_empty_rankings_score_zero_in_every_tie_mode(ties):
+    names = ["P@10", "AP", "nDCG@10", "RR", "RBP(p=0.8)", "Rprec", "R@10", "Hit@10"]
+    if ties != "expected":  # ERR has no closed form under expected ties
+        names.append("ERR@10")
+    for run in ({"q1": {}}, {"q1": {}, "q2": {}}):
+        df = sg.evaluate({"q1": {"d1": 1}, "q2": {"d2": 2}}, run, names, ties=ties, missing="zero")
+        assert df.shape == (2, len(names))
+        assert (df.to_numpy() == 0).all()
+        assert all(dtype == np.float64 for dtype in df.dtypes), df.dtypes

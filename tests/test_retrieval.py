@@ -222,3 +222,11 @@ def test_index_at_level():
     assert ix.at_level({"q": "wing flow heat"}, 4) == {"q": {}}
     with pytest.raises(ValueError, match="at least 1"):
         ix.at_level({"q": "wing"}, 0)
+
+
+def test_korean_tokenisers_are_analysers():
+    ws = r.get_analyser("ko-ws")
+    assert ws("세종대왕은 한글을 만들었다") == ["세종대왕은", "한글을", "만들었다"]
+    assert r.get_analyser("ko-bigram")("한글을")[:2] == ["한글", "글을"]
+    with pytest.raises(ValueError, match="ko-kiwi"):
+        r.get_analyser("ko-nope")

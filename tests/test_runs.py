@@ -185,11 +185,11 @@ def test_batch_top_k_equals_top_k(k):
     docs = tok.batch(dense.doc_texts(coll.corpus), progress=False)
     queries = tok.batch(list(coll.queries.values()), progress=False) + [[], ["없는말"], ["토마", "토마", "도시"]]
     for model in (BM25Okapi(docs), TfIdf(docs)):
-        batch = runs.batch_top_k(model, queries, k)
+        batch = model.batch_top_k(queries, k)
         for q, got in zip(queries, batch):
             _same_up_to_ties(model.top_k(q, k), got)
     with pytest.raises(TypeError, match="token lists"):
-        runs.batch_top_k(BM25Okapi(docs), ["토마토"], 3)
+        BM25Okapi(docs).batch_top_k(["토마토"], 3)
 
 
 def test_batch_top_k_with_zero_weights_and_ties():
@@ -201,12 +201,12 @@ def test_batch_top_k_with_zero_weights_and_ties():
     assert 0.0 in model.weights.data
     for q in (["b"], ["b", "c"], ["d", "b"], ["a", "d"], ["z"]):
         for k in (1, 2, 4):
-            got = runs.batch_top_k(model, [q], k)[0]
+            got = model.batch_top_k([q], k)[0]
             want = model.top_k(q, k)
             assert got[0].tolist() == want[0].tolist() and np.allclose(got[1], want[1])
     # identical documents tie: the earlier corpus position wins, as in top_k
     twins = BM25Okapi([["x", "y"], ["x", "y"], ["x", "y"], ["z"], ["w"]])
-    assert runs.batch_top_k(twins, [["x"]], 2)[0][0].tolist() == [0, 1]
+    assert twins.batch_top_k([["x"]], 2)[0][0].tolist() == [0, 1]
 
 
 def test_get_runs_and_lineup_table(lineup, tmp_path):

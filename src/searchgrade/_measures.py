@@ -62,9 +62,12 @@ class Ranked:
     def ssum(self, x, mask=None) -> np.ndarray:
         """Per-row sum of x (optionally only where mask)."""
         x = np.asarray(x, dtype=np.float64)
-        if mask is None:
-            return np.bincount(self.seg, weights=x, minlength=self.n)
-        return np.bincount(self.seg[mask], weights=x[mask], minlength=self.n)
+        if mask is not None:
+            seg, x = self.seg[mask], x[mask]
+        else:
+            seg = self.seg
+        # float even when nothing is summed (numpy's bincount returns int64 for empty weights)
+        return np.bincount(seg, weights=x, minlength=self.n).astype(np.float64, copy=False)
 
     def segcumsum(self, x) -> np.ndarray:
         """Cumulative sum of x within each row (inclusive)."""
@@ -91,7 +94,8 @@ class Ranked:
         """(group size, group start offset within row, group of each entry) for ties='expected'."""
         if "groups" not in self.cache:
             size = np.bincount(self.gid)
-            first = np.flatnonzero(np.r_[True, self.gid[1:] != self.gid[:-1]])
+            # the first entry of each group (none at all when every ranking is empty)
+            first = np.flatnonzero(np.r_[True, self.gid[1:] != self.gid[:-1]]) if len(self.gid) else np.zeros(0, np.int64)
             start0 = self.rank[first] - 1  # entries before the group in its row
             self.cache["groups"] = (size, start0, first)
         return self.cache["groups"]

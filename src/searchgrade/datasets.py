@@ -394,8 +394,31 @@ def register(name: str, loader: Callable[..., Collection]) -> None:
 register("cranfield", _load_cranfield)
 
 
-def load(name: str, data_dir: str | os.PathLike | None = None, **options) -> Collection:
-    """Load a registered collection by name; ``options`` go to its loader (e.g. ``grades="raw"``)."""
+def _korean(name: str) -> Callable[..., Collection]:
+    """A loader that imports :mod:`searchgrade.collections_ko` (and its loader ``name``) only when called."""
+    def loader(data_dir: Path, **options) -> Collection:
+        from . import collections_ko
+
+        return collections_ko.LOADERS[name](data_dir, **options)
+
+    loader.__doc__ = f"The Korean collection {name!r} (searchgrade.collections_ko)."
+    return loader
+
+
+for _name in ("korquad-dev", "autorag", "ko-strategyqa-dev", "beir"):
+    register(_name, _korean(_name))
+
+
+def load(name: str | os.PathLike, data_dir: str | os.PathLike | None = None, **options) -> Collection:
+    """Load a registered collection by name, or a BEIR-format folder by its path; ``options`` go to the loader.
+
+    ``load("cranfield")``, ``load("korquad-dev")``, ``load("autorag")``,
+    ``load("ko-strategyqa-dev")``; ``load("path/to/folder", split="dev")``
+    for any folder with ``corpus.jsonl``, ``queries.jsonl`` and ``qrels/``.
+    """
+    if isinstance(name, os.PathLike) or (name not in LOADERS and Path(name).is_dir()):
+        return LOADERS["beir"](data_root(data_dir), folder=name, **options)
     if name not in LOADERS:
-        raise ValueError(f"unknown collection {name!r}; known: {', '.join(sorted(LOADERS))}")
+        raise ValueError(f"unknown collection {name!r} (and no folder of that name); "
+                         f"known: {', '.join(sorted(LOADERS))}, or the path of a BEIR-format folder")
     return LOADERS[name](data_root(data_dir), **options)

@@ -76,15 +76,23 @@ def register_analyser(name: str, analyser: Callable[[str], list[str]]) -> Callab
 
 
 def get_analyser(name_or_callable: str | Callable[[str], list[str]]) -> Callable[[str], list[str]]:
-    """The analyser registered under a name (a callable is returned unchanged)."""
+    """The analyser registered under a name, or a Korean tokeniser (``ko-ws``, ``ko-bigram``, ``ko-kiwi``, ``ko-mecab``).
+
+    A callable is returned unchanged. The Korean tokenisers of
+    :mod:`searchgrade.korean` are looked up only when asked for, so English
+    retrieval never imports Kiwi or MeCab.
+    """
     if callable(name_or_callable):
         return name_or_callable
-    try:
+    if name_or_callable in ANALYSERS:
         return ANALYSERS[name_or_callable]
-    except KeyError:
-        raise ValueError(
-            f"unknown analyser {name_or_callable!r}; known: {', '.join(sorted(ANALYSERS))}"
-        ) from None
+    from . import korean
+
+    if name_or_callable in korean.TOKENISERS:
+        return korean.get_tokeniser(name_or_callable)
+    raise ValueError(
+        f"unknown analyser {name_or_callable!r}; known: {', '.join(sorted(ANALYSERS) + list(korean.TOKENISERS))}"
+    )
 
 
 def words(text: str) -> list[str]:
@@ -228,9 +236,78 @@ class SparseRetriever:
         chosen = candidates[order]
         return chosen, scores[chosen]
 
-    def batch_top_k(self, queries_tokens: Iterable[Sequence[str]], k: int) -> list[tuple[np.ndarray, np.ndarray]]:
-        """``top_k`` for each query in turn."""
-        return [self.top_k(q, k) for q in queries_tokens]
+    def batch_top_k(self, queries_tokens: Iterable[Sequence[str]], k: int, chunk: int = 1024,
+                    progress: bool = False) -> list[tuple[np.ndarray, np.ndarray]]:
+        """``top_k(q, k)`` for many queries at once, by sparse matrix products (same documents, order and scores).
+
+        The query term counts Q (queries x terms) times the document weights
+        W^T give every score, Q_binary x presence^T tells which documents
+        share a term with the query (only those are returned, as ``top_k``
+        does), and each row's k best are chosen by score descending, then
+        corpus position ascending. Retrievers whose query weights are not raw
+        term counts (TF-IDF, co-ordination level) fall back to ``top_k`` per
+        query.
+        """
+        from tqdm.auto import tqdm
+
+        if k <= 0:
+            raise ValueError(f"k must be positive, got {k}")
+        queries_tokens = list(queries_tokens)
+        if any(isinstance(t, str) for t in queries_tokens):
+            raise TypeError("queries_tokens must be token lists, not strings")
+        if type(self)._query_vector is not SparseRetriever._query_vector:
+            # TF-IDF, co-ordination level: query weights are not raw counts, so use their own top_k per query
+            return [self.top_k(list(t), k) for t in queries_tokens]
+        vocab = self.vocab
+        lengths = np.fromiter((len(t) for t in queries_tokens), dtype=np.int64, count=len(queries_tokens))
+        ids = np.fromiter((vocab.get(t, -1) for tokens in queries_tokens for t in tokens), dtype=np.int64,
+                          count=int(lengths.sum()))
+        rows = np.repeat(np.arange(len(queries_tokens), dtype=np.int64), lengths)
+        known = ids >= 0
+        nq = len(queries_tokens)
+        # repeated query terms add up (coo -> csr sums duplicates): the weight of a term is its count in the query
+        q = sp.coo_matrix((np.ones(int(known.sum())), (rows[known], ids[known])), shape=(nq, len(vocab))).tocsr()
+        wt = self.weights.T.tocsr()
+        # With every stored weight positive (BM25 whenever no idf is exactly 0), a document shares a term with
+        # the query exactly when its score is positive; otherwise the presence matrix decides.
+        positive = bool(np.all(wt.data > 0))
+        if not positive:
+            qb = q.copy()
+            qb.data[:] = 1.0
+            pt = self.presence.T.tocsr()
+        n = self.corpus_size
+        kk = min(k, n)
+        out: list[tuple[np.ndarray, np.ndarray]] = []
+        for start in tqdm(range(0, nq, chunk), desc="BM25 batches", disable=not progress, leave=False):
+            scores = (q[start:start + chunk] @ wt).toarray()
+            # neg = -score for documents that share a term with the query, and larger than any of those otherwise
+            # (0 on the fast path, where matched scores are > 0; +inf in general)
+            if positive:
+                neg = -scores
+            else:
+                neg = np.where((qb[start:start + chunk] @ pt).toarray() > 0, -scores, np.inf)
+            if kk < n:
+                part = np.argpartition(neg, kk - 1, axis=1)[:, :kk]
+            else:
+                part = np.tile(np.arange(n), (len(neg), 1))
+            top = np.take_along_axis(neg, part, axis=1)
+            order = np.lexsort((part, top), axis=-1)  # score descending, then position ascending
+            part = np.take_along_axis(part, order, axis=1)
+            top = np.take_along_axis(top, order, axis=1)
+            found = np.count_nonzero(top < 0 if positive else np.isfinite(top), axis=1)
+            kth = top[:, -1]
+            # rows where documents tied with the k-th score were left out by argpartition: redo them exactly
+            redo = (found == kk) & (np.count_nonzero(neg <= kth[:, None], axis=1) > kk)
+            values = np.take_along_axis(scores, part, axis=1)
+            for r in range(len(neg)):
+                if redo[r]:
+                    row = neg[r]
+                    cand = np.flatnonzero(row <= kth[r])
+                    chosen = cand[np.lexsort((cand, row[cand]))[:kk]]
+                    out.append((chosen, scores[r, chosen]))
+                else:
+                    out.append((part[r, :found[r]], values[r, :found[r]]))
+        return out
 
 
 class BM25Okapi(SparseRetriever):
