@@ -45,6 +45,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from .io import FormatError
+
 __all__ = [
     "Collection",
     "CollectionFormatError",
@@ -61,18 +63,8 @@ __all__ = [
 Qrels = dict[str, dict[str, int]]
 
 
-class CollectionFormatError(ValueError):
-    """A malformed collection file; ``str()`` is ``"{path}:{line}: {problem}"``."""
-
-    def __init__(self, path: str | os.PathLike, line: int | None, problem: str):
-        self.path = str(path)
-        self.line = line
-        self.problem = problem
-        where = self.path if line is None else f"{self.path}:{line}"
-        super().__init__(f"{where}: {problem}")
-
-    def __reduce__(self):
-        return (type(self), (self.path, self.line, self.problem))
+class CollectionFormatError(FormatError):
+    """A malformed collection file; ``str()`` is ``"{path}:{line}: {problem}"`` (an :class:`searchgrade.io.FormatError`)."""
 
 
 @dataclass

@@ -54,6 +54,7 @@ from pathlib import Path
 import numpy as np
 
 from . import collections_ko, dense, fusion, korean
+from .checksums import sha256 as _checksum
 from .datasets import Collection, data_root
 from .io import read_run, write_run
 
@@ -306,15 +307,6 @@ class RunRecord:
     cpu_seconds: float = 0.0
 
 
-def _file_sha(path: Path) -> str:
-    """SHA-256 of a file's bytes."""
-    h = hashlib.sha256()
-    with open(path, "rb") as fh:
-        for chunk in iter(lambda: fh.read(1 << 20), b""):
-            h.update(chunk)
-    return h.hexdigest()
-
-
 def _in_trec_order(run: Mapping[str, Mapping[str, float]]) -> Run:
     """The run as it reads back from its file: queries with results only, documents in trec_eval order."""
     return {q: {d: float(docs[d]) for d in fusion.ranking(docs)} for q, docs in run.items() if docs}
@@ -350,7 +342,7 @@ def _get(ws: _Workspace, name: str, lineup: Mapping[str, Retriever], out_dir: Pa
             info = json.loads(info_path.read_text(encoding="utf-8"))
         except (json.JSONDecodeError, UnicodeDecodeError):
             info = {}
-        sha = _file_sha(run_path)
+        sha = _checksum(run_path)
         if info.get("key") == key and info.get("sha256") == sha:
             t0 = time.perf_counter()
             run = ws.runs.get((key, sha))
@@ -370,7 +362,7 @@ def _get(ws: _Workspace, name: str, lineup: Mapping[str, Retriever], out_dir: Pa
     empty = sum(1 for q in ws.collection.queries if not raw.get(q))
     run = _in_trec_order(raw)
     write_run(run, run_path, name=name, depth=depth)
-    sha = _file_sha(run_path)
+    sha = _checksum(run_path)
     info = {
         "key": key, "collection": cname, "collection_hash": ws.hash, "retriever": name, "family": spec.family,
         "description": spec.description, "settings": settings, "depth": depth, "package": _package_fingerprint(),
