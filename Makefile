@@ -8,7 +8,7 @@ BENCH_STAMP   := $(VENV)/.bench-stamp
 JB     := $(VENV)/bin/jupyter-book
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: book test test-browser runs bench lab clean venv
+.PHONY: book test test-browser runs bench bench-build lab clean venv
 
 venv: $(STAMP)
 
@@ -53,6 +53,11 @@ $(BENCH_STAMP): $(STAMP)
 bench: $(BENCH_STAMP)
 	$(PY) benchmarks/bench_metrics.py
 	$(PY) benchmarks/bench_stats.py
+	$(PY) benchmarks/bench_bm25.py --json benchmarks/results/bm25.json
+
+# Cold and warm `make runs` and one book build, in throw-away cache folders (about half an hour).
+bench-build: $(STAMP)
+	$(PY) benchmarks/bench_build.py
 
 lab: $(STAMP)
 	$(VENV)/bin/jupyter lab chapters
