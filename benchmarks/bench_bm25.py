@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import statistics
 import sys
@@ -60,6 +61,7 @@ def main(argv=None) -> int:
     from searchgrade.retrieval import BM25Okapi
 
     k1, b, eps = 1.5, 0.75, 0.25
+    load_before = list(os.getloadavg())
     coll = collections_ko.load_korquad()
     tok = korean.get_tokeniser(args.tokeniser)
     t0 = time.perf_counter()
@@ -152,6 +154,10 @@ def main(argv=None) -> int:
         with open(args.json, "w", encoding="utf-8") as fh:
             json.dump({"collection": "korquad-dev", "documents": n, "queries": len(queries), "k": k,
                        "tokeniser": tok.name, "rows": rows, "checks_failed": failures,
+                       "max_abs_score_diff_vs_rank_bm25": worst, "bm25s_max_relative_diff": rel,
+                       "date": time.strftime("%Y-%m-%d"), "load_average_before": load_before,
+                       "load_average_after": list(os.getloadavg()),
+                       "machine": {"cpus": os.cpu_count(), "platform": platform.platform()},
                        "versions": {"rank-bm25": version("rank-bm25"), "bm25s": version("bm25s"),
                                     "numpy": np.__version__, "python": platform.python_version()}}, fh, indent=1)
     if failures:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import math
 import re
 from collections import Counter
+from itertools import chain, repeat
 from collections.abc import Callable, Iterable, Mapping, Sequence
 
 import numpy as np
@@ -236,7 +237,7 @@ class SparseRetriever:
         chosen = candidates[order]
         return chosen, scores[chosen]
 
-    def batch_top_k(self, queries_tokens: Iterable[Sequence[str]], k: int, chunk: int = 1024,
+    def batch_top_k(self, queries_tokens: Iterable[Sequence[str]], k: int, chunk: int = 256,
                     progress: bool = False) -> list[tuple[np.ndarray, np.ndarray]]:
         """``top_k(q, k)`` for many queries at once, by sparse matrix products (same documents, order and scores).
 
@@ -260,8 +261,9 @@ class SparseRetriever:
             return [self.top_k(list(t), k) for t in queries_tokens]
         vocab = self.vocab
         lengths = np.fromiter((len(t) for t in queries_tokens), dtype=np.int64, count=len(queries_tokens))
-        ids = np.fromiter((vocab.get(t, -1) for tokens in queries_tokens for t in tokens), dtype=np.int64,
-                          count=int(lengths.sum()))
+        total = int(lengths.sum())
+        ids = np.fromiter(map(vocab.get, chain.from_iterable(queries_tokens), repeat(-1, total)), dtype=np.int64,
+                          count=total)
         rows = np.repeat(np.arange(len(queries_tokens), dtype=np.int64), lengths)
         known = ids >= 0
         nq = len(queries_tokens)
@@ -299,14 +301,13 @@ class SparseRetriever:
             # rows where documents tied with the k-th score were left out by argpartition: redo them exactly
             redo = (found == kk) & (np.count_nonzero(neg <= kth[:, None], axis=1) > kk)
             values = np.take_along_axis(scores, part, axis=1)
-            for r in range(len(neg)):
-                if redo[r]:
-                    row = neg[r]
-                    cand = np.flatnonzero(row <= kth[r])
-                    chosen = cand[np.lexsort((cand, row[cand]))[:kk]]
-                    out.append((chosen, scores[r, chosen]))
-                else:
-                    out.append((part[r, :found[r]], values[r, :found[r]]))
+            first = len(out)
+            out.extend((p[:f], v[:f]) for p, v, f in zip(part, values, found.tolist()))
+            for r in np.flatnonzero(redo).tolist():
+                row = neg[r]
+                cand = np.flatnonzero(row <= kth[r])
+                chosen = cand[np.lexsort((cand, row[cand]))[:kk]]
+                out[first + r] = (chosen, scores[r, chosen])
         return out
 
 

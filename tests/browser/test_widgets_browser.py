@@ -192,7 +192,7 @@ def viewer_page(tmp_path_factory):
 def check_viewer(root, qid, cran, runs, scores):
     """The viewer shows this query: its text, each run's top 5 with judgments, the per-query scores."""
     assert root.get_attribute("data-qid") == qid
-    assert root.locator(".sg-query-text").inner_text() == cran.queries[qid]
+    assert root.locator(".sg-query-text").inner_text().strip() == cran.queries[qid].strip()
     cols = root.locator("section.sg-col")
     assert cols.count() == 3
     for j, (name, run) in enumerate(runs.items()):
@@ -246,6 +246,41 @@ def test_query_viewer_follows_filters_and_queries(viewer_page, visit):
     assert not v.local_errors(), v.local_errors()
 
 
+def test_query_viewer_in_chapter_5_shows_the_real_runs(chapter, visit):
+    """Chapter 5's viewer against the line-up's runs as `searchgrade.runs` reads them, filter by filter."""
+    from searchgrade import runs
+
+    v = visit(chapter("ch05"))
+    root = v.page.locator(VIEWER)
+    assert root.count() == 1
+    root.scroll_into_view_if_needed()
+    assert root.get_attribute("data-ready") == "true"
+    names = root.locator("section.sg-col").evaluate_all("cs => cs.map(c => c.getAttribute('aria-label'))")
+    assert len(names) == 3 and all(n in runs.LINEUP for n in names), names
+    kq = runs.load_collection("korquad-dev")
+    shown_runs = {n: runs.get_run("korquad-dev", n, progress=False) for n in names}
+    measures = root.locator("section.sg-col").first.locator("td.sg-value").evaluate_all(
+        "vs => vs.map(v => v.getAttribute('data-measure'))")
+    filt, query = root.locator("select.sg-filter"), root.locator("select.sg-query")
+    labels = filt.locator("option").evaluate_all("os => os.map(o => [o.value, o.disabled])")
+    checked = 0
+    for value, disabled in labels:
+        if value == "-1" or disabled:
+            continue
+        filt.select_option(value)
+        members = query.locator("option").evaluate_all("os => os.map(o => o.value)")
+        assert members
+        qids = list(dict.fromkeys([members[0], members[-1]]))
+        scores = {n: sg.evaluate({q: kq.qrels[q] for q in qids}, shown_runs[n], measures, missing="zero")
+                  for n in names}
+        for qid in qids:
+            query.select_option(qid)
+            check_viewer(root, qid, kq, shown_runs, scores)
+            checked += 1
+    assert checked >= 4
+    assert not v.local_errors(), v.local_errors()
+
+
 # --------------------------------------------------------------------------- phone width and focus
 
 
@@ -259,7 +294,7 @@ def widget_geometry(root):
     }""")
 
 
-@pytest.mark.parametrize("where, selector", [("ch02", LAB), ("ch04", SLIDER), ("viewer", VIEWER)])
+@pytest.mark.parametrize("where, selector", [("ch02", LAB), ("ch04", SLIDER), ("viewer", VIEWER), ("ch05", VIEWER)])
 def test_widgets_fit_a_phone_and_stay_operable(where, selector, viewer_page, visit, request):
     target = viewer_page[0] if where == "viewer" else request.getfixturevalue("chapter")(where)
     v = visit(target, viewport=PHONE)
