@@ -271,7 +271,8 @@ def test_query_viewer_in_chapter_5_shows_the_real_runs(chapter, visit):
         members = query.locator("option").evaluate_all("os => os.map(o => o.value)")
         assert members
         qids = list(dict.fromkeys([members[0], members[-1]]))
-        scores = {n: sg.evaluate({q: kq.qrels[q] for q in qids}, shown_runs[n], measures, missing="zero")
+        scores = {n: sg.evaluate({q: kq.qrels[q] for q in qids}, {q: shown_runs[n].get(q, {}) for q in qids},
+                                 measures, missing="zero")
                   for n in names}
         for qid in qids:
             query.select_option(qid)
