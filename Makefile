@@ -8,7 +8,7 @@ BENCH_STAMP   := $(VENV)/.bench-stamp
 JB     := $(VENV)/bin/jupyter-book
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: book test test-browser runs bench bench-build lab clean venv
+.PHONY: book test test-browser test-lab runs bench bench-build lab clean venv
 
 venv: $(STAMP)
 
@@ -44,6 +44,12 @@ $(BROWSER_STAMP): $(STAMP)
 test-browser: $(BROWSER_STAMP)
 	@test -x /usr/bin/chromium || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }
 	$(PY) -m pytest tests/browser
+
+# The widgets as ipywidgets in a live JupyterLab (a local server on 127.0.0.1, headless Chromium):
+# about a minute; not part of CI, where a JupyterLab start-up under load is the flaky part.
+test-lab: $(BROWSER_STAMP)
+	@test -x /usr/bin/chromium || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }
+	$(PY) -m pytest tests/lab
 
 $(BENCH_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -e '.[bench]'

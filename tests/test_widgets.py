@@ -335,8 +335,12 @@ def test_query_viewer_ipywidgets(cranfield_viewer_inputs):
     cran, runs, scores, filters = cranfield_viewer_inputs
     box = widgets.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, scores, filters, mode="ipywidgets")
     ui = box.sg
+    # what a reader sees before touching anything: the first query, not an empty group
+    assert ui["query"].value == ui["data"]["start"] and ui["query"].value is not None
+    assert f'data-qid="{ui["query"].value}"' in ui["output"].value or cran.queries[ui["query"].value] in ui["output"].value
     label = next(o for o in ui["filter"].options if o.startswith("TF-IDF가 이긴 질문"))
     ui["filter"].value = label
+    assert ui["query"].value == filters["TF-IDF가 이긴 질문"][0]      # a new group starts at its first query
     q = filters["TF-IDF가 이긴 질문"][-1]
     ui["query"].value = q
     for run in runs.values():

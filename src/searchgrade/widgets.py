@@ -722,6 +722,9 @@ def _viewer_ipywidgets(data: dict):
     def fill(_=None):
         members = groups[filter_box.value]
         query_box.options = [(f"{q}. {data['queries'][q]}", q) for q in members]
+        # a Dropdown whose options change selects nothing: show the group's first query (the start at first)
+        query_box.value = data["start"] if query_box.value is None and data["start"] in members else \
+            (members[0] if members else None)
 
     def refresh(_=None):
         q = query_box.value
@@ -733,8 +736,8 @@ def _viewer_ipywidgets(data: dict):
                      f"<p class=\"sg-query-text\">{_esc(data['queries'][q])}</p><p class=\"sg-relevant\">{line}</p>"
                      f"<div class=\"sg-columns\">{cols}</div></div>")
 
-    filter_box.observe(fill, names="value")
     query_box.observe(refresh, names="value")
+    filter_box.observe(fill, names="value")
     fill()
     refresh()
     box = w.VBox([w.HBox([filter_box, query_box]), out])
