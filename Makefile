@@ -20,8 +20,8 @@ $(STAMP): pyproject.toml
 	touch $@
 
 # The Korean retrievers' TREC runs (data/runs, git-ignored), cached by content hash:
-# about a quarter of an hour on two cores the first time (most of it multilingual-e5
-# embedding the paragraphs), seconds afterwards. Chapters 5-7 and one test read them.
+# about twenty minutes on two cores the first time (~2,100 CPU-seconds, most of it
+# multilingual-e5 embedding the paragraphs), seconds afterwards. Chapters 5-7 and one test read them.
 runs: $(STAMP)
 	$(PY) -m searchgrade.checksums data/raw
 	$(PY) -m searchgrade.runs
