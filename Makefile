@@ -66,7 +66,7 @@ bench-build: $(STAMP)
 	$(PY) benchmarks/bench_build.py
 
 lab: $(STAMP)
-	$(VENV)/bin/jupyter lab chapters
+	$(VENV)/bin/jupyter lab chapters $(if $(SUDO),,--allow-root)
 
 clean:
 	rm -rf _build .jupyter_cache
