@@ -313,6 +313,17 @@ def _load_error(kind: str, name: str, err: Exception) -> RuntimeError:
     return RuntimeError(f"{kind} model {name!r} could not be loaded: {hint}. ({type(err).__name__}: {err})")
 
 
+def _load_sentence_transformers(cls: str, kind: str, name: str, **options):
+    """``sentence_transformers.<cls>(name, **options)`` offline unless HF_HUB_OFFLINE=0; a clear error if unavailable."""
+    _offline()
+    import sentence_transformers
+
+    try:
+        return getattr(sentence_transformers, cls)(name, local_files_only=_is_offline(), **options)
+    except Exception as err:  # OSError, ValueError, HF errors: all mean "not available"
+        raise _load_error(kind, name, err) from err
+
+
 class SentenceTransformerEncoder(Encoder):
     """Any sentence-transformers model (hub name or local folder), with configurable query/document prefixes."""
 
@@ -330,14 +341,8 @@ class SentenceTransformerEncoder(Encoder):
     def model(self):
         """The SentenceTransformer, loaded on first use (offline unless HF_HUB_OFFLINE=0)."""
         if self._model is None:
-            _offline()
-            from sentence_transformers import SentenceTransformer
-
-            try:
-                self._model = SentenceTransformer(self.model_name, device=self.device, local_files_only=_is_offline(),
-                                                  trust_remote_code=self.trust_remote_code)
-            except Exception as err:  # OSError, ValueError, HF errors: all mean "not available"
-                raise _load_error("sentence-transformers", self.model_name, err) from err
+            self._model = _load_sentence_transformers("SentenceTransformer", "sentence-transformers", self.model_name,
+                                                      device=self.device, trust_remote_code=self.trust_remote_code)
             if self.max_seq_length is not None:
                 self._model.max_seq_length = self.max_seq_length
         return self._model
@@ -371,14 +376,8 @@ class CrossEncoderScorer:
     def model(self):
         """The CrossEncoder, loaded on first use (offline unless HF_HUB_OFFLINE=0)."""
         if self._model is None:
-            _offline()
-            from sentence_transformers import CrossEncoder
-
-            try:
-                self._model = CrossEncoder(self.model_name, device=self.device, max_length=self.max_length,
-                                           local_files_only=_is_offline())
-            except Exception as err:
-                raise _load_error("cross-encoder", self.model_name, err) from err
+            self._model = _load_sentence_transformers("CrossEncoder", "cross-encoder", self.model_name,
+                                                      device=self.device, max_length=self.max_length)
         return self._model
 
     def settings(self) -> dict:
