@@ -8,7 +8,7 @@ BENCH_STAMP   := $(VENV)/.bench-stamp
 JB     := $(VENV)/bin/jupyter-book
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: book test test-browser test-lab runs bench bench-build lab clean venv
+.PHONY: book test test-runs test-browser test-lab runs bench bench-build lab clean venv
 
 venv: $(STAMP)
 
@@ -16,15 +16,15 @@ venv: $(STAMP)
 $(STAMP): pyproject.toml
 	$(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --upgrade pip
-	$(PY) -m pip install --quiet -e '.[test,book,retrieval]'
+	$(PY) -m pip install --quiet -e '.[test,book]'
 	touch $@
 
 # The Korean retrievers' TREC runs (data/runs, git-ignored), cached by content hash:
 # about twenty minutes on two cores the first time (~2,100 CPU-seconds, most of it
-# multilingual-e5 embedding the paragraphs), seconds afterwards. Chapters 5-7 and one test read them.
+# multilingual-e5 embedding the paragraphs), seconds afterwards. Chapters 5-8 and `make test-runs` read them.
 runs: $(STAMP)
 	$(PY) -m searchgrade.checksums data/raw
-	$(PY) -m searchgrade.runs
+	$(PY) -m searchgrade.book.runs
 
 # --all re-reads every page and execute_notebooks: force re-executes it, so a
 # change in src/ or data/raw can never be served from a stale cache.
@@ -32,8 +32,13 @@ runs: $(STAMP)
 book: runs
 	SEARCHGRADE_WIDGET_MODE=html $(JB) build . --all -W --keep-going
 
-test: runs
+# The unit and property suite: it does not need the Korean runs.
+test: $(STAMP)
 	$(PY) -m pytest
+
+# The checks that read the Korean runs (computed first if missing).
+test-runs: runs
+	$(PY) -m pytest -m runs
 
 $(BROWSER_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -e '.[browser]'

@@ -46,7 +46,7 @@ def timed(fn, repeats: int) -> tuple[float, object]:
 def main(argv=None) -> int:
     """Run the comparison and print a table; exit status 1 if a correctness check fails."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--tokeniser", default="ko-kiwi", help="searchgrade.korean tokeniser (default: %(default)s)")
+    parser.add_argument("--tokeniser", default="ko-kiwi", help="searchgrade.retrieval.korean tokeniser (default: %(default)s)")
     parser.add_argument("--repeats", type=int, default=5, help="timed runs per library (default: %(default)s)")
     parser.add_argument("--rank-bm25-repeats", type=int, default=3, help="timed runs for the slow rank_bm25 (default: %(default)s)")
     parser.add_argument("--k", type=int, default=100, help="documents per query (default: %(default)s)")
@@ -56,8 +56,9 @@ def main(argv=None) -> int:
     import bm25s
     import rank_bm25
 
-    from searchgrade import collections_ko, korean
-    from searchgrade.dense import doc_texts
+    from searchgrade import collections as collections_ko
+from searchgrade.retrieval import korean
+    from searchgrade.retrieval.dense import doc_texts
     from searchgrade.retrieval import BM25Okapi
 
     k1, b, eps = 1.5, 0.75, 0.25

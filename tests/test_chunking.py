@@ -1,9 +1,9 @@
-"""searchgrade.chunking: sentence splitting, three chunkings, content-hash ids, chunk-id labels, BM25 over chunks."""
+"""searchgrade.retrieval.chunking: sentence splitting, three chunkings, content-hash ids, chunk-id labels, BM25 over chunks."""
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from searchgrade import chunking as ch
+from searchgrade.retrieval import chunking as ch
 from searchgrade import rag
 
 CORPUS = {

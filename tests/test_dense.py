@@ -1,10 +1,10 @@
-"""Tests for searchgrade.dense: the cache, top-k, and the offline models on tiny texts (marked ``model``)."""
+"""Tests for searchgrade.retrieval.dense: the cache, top-k, and the offline models on tiny texts (marked ``model``)."""
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from searchgrade import dense
+from searchgrade.retrieval import dense
 
 
 class CountingEncoder(dense.Encoder):

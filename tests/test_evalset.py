@@ -28,8 +28,8 @@ def read_korquad_paragraphs(path=KORQUAD):
 
 @pytest.fixture(scope="module")
 def corpus():
-    """The collection through the shared loader (searchgrade.collections_ko)."""
-    from searchgrade.collections_ko import load_korquad
+    """The collection through the shared loader (searchgrade.collections)."""
+    from searchgrade.collections import load_korquad
 
     return load_korquad().corpus
 

@@ -1,11 +1,11 @@
-"""Tests for searchgrade.fusion: RRF and convex combination by hand, and the second stage's fixed candidate set."""
+"""Tests for searchgrade.retrieval.fusion: RRF and convex combination by hand, and the second stage's fixed candidate set."""
 from __future__ import annotations
 
 import math
 
 import pytest
 
-from searchgrade import fusion
+from searchgrade.retrieval import fusion
 
 A = {"q1": {"a": 3.0, "b": 2.0, "c": 1.0}, "q2": {"x": 1.0}}
 B = {"q1": {"c": 0.9, "d": 0.8, "a": 0.1}, "q3": {"y": 5.0}}

@@ -8,8 +8,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from searchgrade import dense
-from searchgrade.datasets import Collection
+from searchgrade.retrieval import dense
+from searchgrade.collections import Collection
 from searchgrade.judges import (
     GRADES,
     RUBRIC,
@@ -374,7 +374,7 @@ def test_label_file_sample_checks(tmp_path):
 
 @pytest.fixture(scope="module")
 def korquad():
-    from searchgrade.collections_ko import load_korquad
+    from searchgrade.collections import load_korquad
 
     return load_korquad()
 

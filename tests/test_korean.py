@@ -1,9 +1,9 @@
-"""Tests for searchgrade.korean: the four Korean tokenisers on hand-checked examples."""
+"""Tests for searchgrade.retrieval.korean: the four Korean tokenisers on hand-checked examples."""
 from __future__ import annotations
 
 import pytest
 
-from searchgrade import korean as ko
+from searchgrade.retrieval import korean as ko
 
 SENTENCE = "임종석이 여의도 농민 폭력 시위를 주도한 혐의로 지명수배 된 날은?"
 

@@ -1,11 +1,11 @@
-"""Tests of searchgrade.lineup: small hand-made qrels and runs, checked by hand and against pytrec_eval."""
+"""Tests of searchgrade.book.lineup: small hand-made qrels and runs, checked by hand and against pytrec_eval."""
 import math
 
 import numpy as np
 import pandas as pd
 import pytest
 
-from searchgrade import lineup
+from searchgrade.book import lineup
 
 MEASURES = ["P@1", "P@10", "R@10", "R@100", "RR@10", "nDCG@10", "AP@100"]
 
@@ -236,7 +236,7 @@ def test_context_dependent():
 
 @pytest.mark.runs
 def test_main_table_matches_pytrec_eval():
-    from searchgrade import runs
+    from searchgrade.book import runs
 
     for collection in ("korquad-dev", "autorag"):
         coll = runs.load_collection(collection)

@@ -6,7 +6,7 @@ import math
 import numpy as np
 import pytest
 
-from searchgrade import datasets as ds
+from searchgrade import collections as ds
 from searchgrade import retrieval as r
 
 

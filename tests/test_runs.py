@@ -1,4 +1,4 @@
-"""Tests for searchgrade.runs: run files, the cache (hit, miss, corruption), fusion inputs and the command line."""
+"""Tests for searchgrade.book.runs: run files, the cache (hit, miss, corruption), fusion inputs and the command line."""
 from __future__ import annotations
 
 import json
@@ -8,9 +8,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from searchgrade import collections_ko as ck
-from searchgrade import dense, fusion, runs
-from searchgrade.datasets import Collection
+from searchgrade import collections as ck
+from searchgrade.book import runs
+from searchgrade.retrieval import dense, fusion
+from searchgrade.collections import Collection
 from searchgrade.io import read_run
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "beir_small"

@@ -1,10 +1,10 @@
-"""searchgrade.sphinxext: notebook download, launch link and the two console-error fixes, on fake Sphinx objects."""
+"""searchgrade.book.sphinxext: notebook download, launch link and the two console-error fixes, on fake Sphinx objects."""
 import json
 from types import SimpleNamespace
 
 from sphinx.builders.html._assets import _JavaScript
 
-from searchgrade import sphinxext
+from searchgrade.book import sphinxext
 
 
 def fake_app(tmp_path, launch=""):

@@ -1,4 +1,4 @@
-"""searchgrade.widgets: the embedded numbers are the package's, the HTML is accessible and self-contained."""
+"""searchgrade.book.widgets: the embedded numbers are the package's, the HTML is accessible and self-contained."""
 import html
 import json
 import random
@@ -8,7 +8,7 @@ from html.parser import HTMLParser
 import pytest
 
 import searchgrade as sg
-from searchgrade import widgets
+from searchgrade.book import widgets
 from searchgrade.io import trec_order
 
 N, MAX_MISSING = 10, 5
@@ -242,9 +242,9 @@ def test_rank_slider_ipywidgets():
 
 @pytest.fixture(scope="module")
 def cranfield_viewer_inputs():
-    from searchgrade import datasets, retrieval
+    from searchgrade import collections, retrieval
 
-    cran = datasets.load("cranfield")
+    cran = collections.load("cranfield")
     systems = {"BM25": ("stems", "bm25"), "TF-IDF": ("stems", "tfidf"), "일치 수준": ("stems", "coordination")}
     runs = {name: retrieval.index(cran, analyser=a, model=m).search(cran.queries, k=20, exclude=cran.exclude)
             for name, (a, m) in systems.items()}

@@ -26,7 +26,7 @@ START, END = "<!-- counts:start -->", "<!-- counts:end -->"
 
 def load_corpus():
     """The KorQuAD 1.0 dev paragraphs as ``{doc_id: {"title", "text"}}`` (shared loader)."""
-    from searchgrade.collections_ko import load_korquad
+    from searchgrade.collections import load_korquad
 
     return load_korquad().corpus
 

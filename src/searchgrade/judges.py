@@ -383,7 +383,7 @@ class EmbeddingJudge(Judge):
     """Embedding similarity: 2 if cos(q, d) >= threshold, 1 if >= related_threshold (when given), else 0.
 
     Question and document embeddings come from an encoder of
-    :mod:`searchgrade.dense` (L2-normalised, so the dot product is the cosine);
+    :mod:`searchgrade.retrieval.dense` (L2-normalised, so the dot product is the cosine);
     the document is its ``fields`` joined by a newline, the question its text,
     exactly as the dense retrievers embed them, so the on-disk embedding cache
     is shared with the runs. Embeddings are computed on first use.
@@ -392,7 +392,7 @@ class EmbeddingJudge(Judge):
     def __init__(self, encoder, queries: Mapping[str, str], corpus: Mapping[str, Mapping[str, str]],
                  threshold: float, related_threshold: float | None = None,
                  fields: Sequence[str] = ("title", "text"), progress: bool = False):
-        from . import dense
+        from .retrieval import dense
 
         self.encoder = dense.get_encoder(encoder)
         self.name = f"embedding-{self.encoder.name}"
@@ -407,7 +407,7 @@ class EmbeddingJudge(Judge):
     def _embeddings(self):
         """(document index, query matrix, query row of each qid), computed once and shared by copies."""
         if "index" not in self._shared:
-            from . import dense
+            from .retrieval import dense
 
             index = dense.DenseIndex(self.encoder, self.corpus, self.fields, progress=self.progress)
             self._shared["index"] = index

@@ -15,7 +15,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 from matplotlib import font_manager  # noqa: E402
 
-from searchgrade.plotting import KOREAN_FONT, korean_font_path, label_axes, use_book_style  # noqa: E402
+from searchgrade.book.plotting import KOREAN_FONT, korean_font_path, label_axes, use_book_style  # noqa: E402
 
 KOREAN = "검색을 채점하는 법: 정답 순위와 점수"
 

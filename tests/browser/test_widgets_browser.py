@@ -11,7 +11,7 @@ import pytest
 
 import searchgrade as sg
 from browser_support import PHONE
-from searchgrade import widgets
+from searchgrade.book import widgets
 from searchgrade.book import single_relevant_ranking
 from searchgrade.io import trec_order
 
@@ -166,9 +166,9 @@ def test_rank_slider_follows_the_keyboard(chapter, visit):
 @pytest.fixture(scope="module")
 def viewer_page(tmp_path_factory):
     """A small page built from the package: the viewer on Cranfield with three runs and filters."""
-    from searchgrade import datasets, retrieval
+    from searchgrade import collections, retrieval
 
-    cran = datasets.load("cranfield")
+    cran = collections.load("cranfield")
     systems = {"BM25 (어간)": ("stems", "bm25"), "TF-IDF (어간)": ("stems", "tfidf"),
                "일치 수준 (어간)": ("stems", "coordination")}
     runs = {name: retrieval.index(cran, analyser=a, model=m).search(cran.queries, k=20, exclude=cran.exclude)
@@ -247,8 +247,8 @@ def test_query_viewer_follows_filters_and_queries(viewer_page, visit):
 
 
 def test_query_viewer_in_chapter_5_shows_the_real_runs(chapter, visit):
-    """Chapter 5's viewer against the line-up's runs as `searchgrade.runs` reads them, filter by filter."""
-    from searchgrade import runs
+    """Chapter 5's viewer against the line-up's runs as `searchgrade.book.runs` reads them, filter by filter."""
+    from searchgrade.book import runs
 
     v = visit(chapter("ch05"))
     root = v.page.locator(VIEWER)

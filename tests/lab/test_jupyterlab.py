@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 
 import searchgrade as sg
-from searchgrade import widgets
+from searchgrade.book import widgets
 from searchgrade.book import single_relevant_ranking
 from searchgrade.io import trec_order
 

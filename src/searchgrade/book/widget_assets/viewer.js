@@ -1,5 +1,5 @@
 /* searchgrade per-query viewer: shows, for the chosen query, the top documents of three runs
-   with their judgments and per-query scores, all embedded by searchgrade.widgets. */
+   with their judgments and per-query scores, all embedded by searchgrade.book.widgets. */
 function searchgradeQueryViewer(root, data) {
   "use strict";
   var S = data.scale;

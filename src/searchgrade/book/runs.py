@@ -23,7 +23,7 @@ with the query. Every retriever sees a document as its title and text joined
 by a newline (AutoRAG chunks have no title). The fusion weights are fixed in
 advance, not tuned on the queries they are measured on.
 
-``python -m searchgrade.runs [--collections korquad-dev,autorag] [--retrievers ...]``
+``python -m searchgrade.book.runs [--collections korquad-dev,autorag] [--retrievers ...]``
 writes ``data/runs/<collection>/<retriever>.run`` (TREC format, top 100, run
 name = retriever name) and beside it ``<retriever>.json`` with the cache key,
 the settings, the file's SHA-256 and the seconds it took. The key is a SHA-256
@@ -53,10 +53,11 @@ from pathlib import Path
 
 import numpy as np
 
-from . import collections_ko, dense, fusion, korean
-from .checksums import sha256 as _checksum
-from .datasets import Collection, data_root
-from .io import read_run, write_run
+from .. import collections
+from ..checksums import sha256 as _checksum
+from ..collections import Collection, data_root
+from ..io import read_run, write_run
+from ..retrieval import dense, fusion, korean
 
 __all__ = [
     "Retriever",
@@ -148,18 +149,14 @@ def runs_root() -> Path:
 
 
 def load_collection(name: str | Collection) -> Collection:
-    """A collection by name: the Korean ones (``korquad-dev``, ``autorag``, ...), ``beir:<folder>``, or any ``datasets.load`` name."""
+    """A collection by name: the Korean ones (``korquad-dev``, ``autorag``, ...), ``beir:<folder>``, or any ``collections.load`` name."""
     if isinstance(name, Collection):
         return name
     if name not in _COLLECTIONS:  # loaded once per process: the raw files are fixed (checksummed)
         if name.startswith("beir:"):
-            coll = collections_ko.load_beir(name[len("beir:"):])
-        elif name in collections_ko.LOADERS:
-            coll = collections_ko.load(name)
+            coll = collections.load_beir(name[len("beir:"):])
         else:
-            from . import datasets
-
-            coll = datasets.load(name)
+            coll = collections.load(name)
         _COLLECTIONS[name] = coll
     return _COLLECTIONS[name]
 
@@ -185,14 +182,17 @@ def collection_hash(collection: Collection) -> str:
     return h.hexdigest()
 
 
-_SOURCE_MODULES = ("retrieval.py", "korean.py", "dense.py", "fusion.py", "runs.py", "io.py")
+# The modules whose code decides a run's values. io (which writes and reads the files) is not among
+# them: scores are written with repr and read back exactly, so its changes cannot alter a run.
+_SOURCE_MODULES = ("retrieval/sparse.py", "retrieval/korean.py", "retrieval/dense.py", "retrieval/fusion.py",
+                   "book/runs.py")
 
 
 def _package_fingerprint() -> dict:
     """searchgrade's version and a SHA-256 of the modules that compute runs (so an edited module invalidates runs)."""
-    from . import __version__
+    from .. import __version__
 
-    here = Path(__file__).resolve().parent
+    here = Path(__file__).resolve().parent.parent
     h = hashlib.sha256()
     for name in _SOURCE_MODULES:
         path = here / name
@@ -232,7 +232,7 @@ class _Workspace:
         spaced = [i for i in list(collection.corpus) + list(collection.queries) if any(c.isspace() for c in i)]
         if spaced:
             raise ValueError(f"collection {collection.name!r}: {len(spaced)} ids contain whitespace (e.g. {spaced[0]!r}), "
-                             f"which TREC run files cannot hold; rename them with collections_ko.trec_safe_ids")
+                             f"which TREC run files cannot hold; rename them with searchgrade.collections.trec_safe_ids")
         self.collection = collection
         self.progress = progress
         self.hash = collection_hash(collection)
@@ -255,7 +255,7 @@ class _Workspace:
 
 def _bm25_run(ws: _Workspace, spec: Retriever, depth: int) -> Run:
     """BM25 over a Korean tokeniser."""
-    from .retrieval import BM25Okapi
+    from ..retrieval import BM25Okapi
 
     p = spec.params
     tok = korean.get_tokeniser(p["tokeniser"])
@@ -445,7 +445,7 @@ def make_runs(collections: Sequence[str | Collection] = DEFAULT_COLLECTIONS, ret
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: write the line-up's runs for the chosen collections and print what was done and how long it took."""
-    parser = argparse.ArgumentParser(prog="python -m searchgrade.runs", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m searchgrade.book.runs", description=__doc__.split("\n")[0])
     parser.add_argument("--collections", default=",".join(DEFAULT_COLLECTIONS),
                         help="comma-separated: korquad-dev, autorag, beir:<folder> (default: %(default)s)")
     parser.add_argument("--retrievers", default=None, help=f"comma-separated (default: all of {', '.join(LINEUP)})")

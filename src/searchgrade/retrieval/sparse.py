@@ -80,7 +80,7 @@ def get_analyser(name_or_callable: str | Callable[[str], list[str]]) -> Callable
     """The analyser registered under a name, or a Korean tokeniser (``ko-ws``, ``ko-bigram``, ``ko-kiwi``, ``ko-mecab``).
 
     A callable is returned unchanged. The Korean tokenisers of
-    :mod:`searchgrade.korean` are looked up only when asked for, so English
+    :mod:`searchgrade.retrieval.korean` are looked up only when asked for, so English
     retrieval never imports Kiwi or MeCab.
     """
     if callable(name_or_callable):

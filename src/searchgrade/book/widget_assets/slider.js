@@ -1,5 +1,5 @@
 /* searchgrade rank slider. Values and marker positions come from the table that
-   searchgrade.widgets computed with the package at build time. */
+   searchgrade.book.widgets computed with the package at build time. */
 function searchgradeRankSlider(root, data) {
   "use strict";
   var S = data.scale;

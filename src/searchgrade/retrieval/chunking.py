@@ -23,7 +23,7 @@ one labelled with verbatim quotes can (:func:`chunk_qrels` builds the id
 labels that such a set would hold).
 
 :class:`ChunkIndex` is BM25 (:class:`searchgrade.retrieval.BM25Okapi`) over
-the chunks with a Korean tokeniser (:mod:`searchgrade.korean`). A chunk's
+the chunks with a Korean tokeniser (:mod:`searchgrade.retrieval.korean`). A chunk's
 tokens are the tokens of its *pieces* (title, sentences) concatenated, and
 each distinct piece is tokenised once, so two chunkings of one corpus share
 the tokenising work; piece tokens are cached on disk under
@@ -200,7 +200,7 @@ def chunk_corpus(corpus, method: str = "paragraph", prefix_title: bool = False, 
 
 def _quote_holders(items: Sequence[Mapping], chunks: Sequence[Chunk]):
     """For each item and evidence quote: the ids of the chunks of its documents that contain it."""
-    from .rag import gold, normalise
+    from ..rag import gold, normalise
 
     by_doc: dict[str, list[tuple[str, str]]] = {}
     for c in chunks:
@@ -276,7 +276,7 @@ class ChunkIndex:
     def __init__(self, chunks: Sequence[Chunk], tokeniser: str = "ko-kiwi", k1: float = 1.5, b: float = 0.75,
                  epsilon: float = 0.25, cache: bool = True, progress: bool = False):
         from .korean import get_tokeniser
-        from .retrieval import BM25Okapi
+        from .sparse import BM25Okapi
 
         self.chunks = list(chunks)
         if not self.chunks:

@@ -1,5 +1,5 @@
 /* searchgrade scoring lab. Every number shown is looked up in the table that
-   searchgrade.widgets computed with the package at build time; nothing is computed here. */
+   searchgrade.book.widgets computed with the package at build time; nothing is computed here. */
 function searchgradeScoringLab(root, data) {
   "use strict";
   var n = data.n, M = data.maxMissing, S = data.scale;

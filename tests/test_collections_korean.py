@@ -1,4 +1,4 @@
-"""Tests for searchgrade.collections_ko: the real Korean collections' counts and a BEIR folder, good and bad."""
+"""Tests for searchgrade.collections (the Korean loaders and BEIR): the real Korean collections' counts and a BEIR folder, good and bad."""
 from __future__ import annotations
 
 import json
@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from searchgrade import collections_ko as ck
-from searchgrade.datasets import Collection, CollectionFormatError
+from searchgrade import collections as ck
+from searchgrade.collections import Collection, CollectionFormatError
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "beir_small"
 

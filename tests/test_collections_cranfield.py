@@ -1,4 +1,4 @@
-"""Tests for searchgrade.datasets: the Cranfield loader on the real files and on small broken ones."""
+"""Tests for searchgrade.collections: the Cranfield loader on the real files and on small broken ones."""
 from __future__ import annotations
 
 from collections import Counter
@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from searchgrade import datasets as ds
+from searchgrade import collections as ds
 
 REPO = Path(__file__).resolve().parents[1]
 RAW = REPO / "data" / "raw"
@@ -247,7 +247,7 @@ def test_load_knows_the_korean_collections():
 
 
 def test_load_takes_a_beir_folder_by_path():
-    from searchgrade import collections_ko
+    from searchgrade import collections as collections_ko
 
     expected = collections_ko.load_beir(BEIR_SMALL)
     for name in (BEIR_SMALL, str(BEIR_SMALL)):

@@ -32,9 +32,9 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from . import metrics
-from .book import single_relevant_ranking
-from .io import trec_order
+from .. import metrics
+from . import single_relevant_ranking
+from ..io import trec_order
 from .plotting import PALETTE
 
 __all__ = [
@@ -115,8 +115,8 @@ def resolve_mode(mode: str = "auto") -> str:
 
 @lru_cache(maxsize=None)
 def _asset(name: str) -> str:
-    """Text of a file shipped in searchgrade/widget_assets."""
-    return resources.files("searchgrade").joinpath("widget_assets", name).read_text(encoding="utf-8")
+    """Text of a file shipped in searchgrade/book/widget_assets."""
+    return resources.files("searchgrade.book").joinpath("widget_assets", name).read_text(encoding="utf-8")
 
 
 def _new_id(kind: str, payload: str) -> str:

@@ -90,7 +90,7 @@ def cache_root() -> Path:
     env = os.environ.get("SEARCHGRADE_CACHE")
     if env:
         return Path(env)
-    from .datasets import data_root
+    from ..collections.base import data_root
 
     return data_root().parent / "cache"
 
@@ -394,7 +394,7 @@ class CrossEncoderScorer:
 
     def scorer(self, queries: Mapping[str, str], corpus: Mapping[str, Mapping[str, str]],
                fields: Sequence[str] = ("title", "text")) -> Callable[[str, Sequence[str]], np.ndarray]:
-        """A ``(qid, docids) -> scores`` function for :func:`searchgrade.fusion.rerank`."""
+        """A ``(qid, docids) -> scores`` function for :func:`searchgrade.retrieval.fusion.rerank`."""
         def score(qid: str, docids: Sequence[str]) -> np.ndarray:
             return self.score(queries[qid], [doc_text(corpus[d], fields) for d in docids])
         return score
@@ -483,7 +483,7 @@ class DenseIndex:
         return run
 
     def scorer(self, queries: Mapping[str, str]) -> Callable[[str, Sequence[str]], np.ndarray]:
-        """A ``(qid, docids) -> cosine scores`` function for :func:`searchgrade.fusion.rerank`."""
+        """A ``(qid, docids) -> cosine scores`` function for :func:`searchgrade.retrieval.fusion.rerank`."""
         qids = list(queries)
         Q = self.encode_queries(queries)
         row = {q: i for i, q in enumerate(qids)}

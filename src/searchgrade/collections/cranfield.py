@@ -1,18 +1,4 @@
-"""Test collections as plain dictionaries: documents, queries and graded judgments.
-
-``load(name)`` returns a :class:`Collection`::
-
-    corpus  = {docid: {"title": str, "text": str}}
-    queries = {qid: str}
-    qrels   = {qid: {docid: grade}}      # grade <= 0 is non-relevant (trec_eval)
-    meta    = {"source": ..., "licence": ..., "grades": ..., ...}
-
-Every loader is registered by name in :data:`LOADERS`; new collections (the
-Korean ones, any BEIR folder) are added by registering another function.
-Loaders read the unmodified raw files under ``data/raw`` and are strict: a
-malformed line raises :class:`CollectionFormatError` naming the file, the line
-and the problem. Nothing is silently dropped; where the raw files have known
-oddities that can be read unambiguously, they are listed in ``meta["quirks"]``.
+"""The Cranfield collection (Cleverdon, 1960s): 1,400 abstracts, 225 questions, graded judgments.
 
 Cranfield grade convention (``grades="book"``, the default)
 -----------------------------------------------------------
@@ -41,99 +27,20 @@ are in the file; ``collection.raw_codes`` always holds them.
 from __future__ import annotations
 
 import os
-from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path
 
-from .io import FormatError
+from .base import Collection, CollectionFormatError, _read_text_lines, _require, register
 
 __all__ = [
-    "Collection",
-    "CollectionFormatError",
-    "LOADERS",
-    "load",
-    "register",
-    "data_root",
     "read_cranfield_docs",
     "read_cranfield_queries",
     "read_cranfield_qrels",
     "cranfield_grade",
+    "CRANFIELD_CODES",
+    "CRANFIELD_CONVENTION",
 ]
 
 Qrels = dict[str, dict[str, int]]
-
-
-class CollectionFormatError(FormatError):
-    """A malformed collection file; ``str()`` is ``"{path}:{line}: {problem}"`` (an :class:`searchgrade.io.FormatError`)."""
-
-
-@dataclass
-class Collection:
-    """A test collection: corpus, queries, qrels, and where they came from (``meta``)."""
-
-    name: str
-    corpus: dict[str, dict[str, str]]
-    queries: dict[str, str]
-    qrels: Qrels
-    meta: dict = field(default_factory=dict)
-    raw_codes: Qrels | None = None
-    exclude: dict[str, set[str]] = field(default_factory=dict)
-
-    def __repr__(self) -> str:
-        """Short summary instead of the full dictionaries."""
-        njudg = sum(len(v) for v in self.qrels.values())
-        return (
-            f"Collection({self.name!r}: {len(self.corpus)} docs, {len(self.queries)} queries, "
-            f"{njudg} judgments)"
-        )
-
-
-# ---------------------------------------------------------------------------
-# Locating the data
-
-
-def data_root(data_dir: str | os.PathLike | None = None) -> Path:
-    """The raw-data folder: ``data_dir``, else ``$SEARCHGRADE_DATA``, else ``<repo>/data/raw``."""
-    if data_dir is not None:
-        return Path(data_dir)
-    env = os.environ.get("SEARCHGRADE_DATA")
-    if env:
-        return Path(env)
-    here = Path(__file__).resolve()
-    for parent in here.parents:
-        candidate = parent / "data" / "raw"
-        if candidate.is_dir():
-            return candidate
-    return Path.cwd() / "data" / "raw"
-
-
-def _require(folder: Path, names: list[str], collection: str) -> None:
-    """Fail with one clear message listing every missing file of a collection."""
-    missing = [n for n in names if not (folder / n).is_file()]
-    if missing:
-        raise FileNotFoundError(
-            f"{collection}: missing {', '.join(missing)} in {folder}. Pass data_dir= (the folder "
-            f"that holds '{folder.name}/') or set SEARCHGRADE_DATA; the raw files are listed in "
-            f"data/raw/SHA256SUMS."
-        )
-
-
-def _read_text_lines(path: Path) -> list[str]:
-    """Lines of an ASCII/UTF-8 text file, CRLF or LF, without line terminators."""
-    data = path.read_bytes()
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as err:
-        line = data.count(b"\n", 0, err.start) + 1
-        raise CollectionFormatError(path, line, f"not valid UTF-8 ({err.reason})") from None
-    lines = text.split("\n")
-    if lines and lines[-1] == "":
-        lines.pop()  # the terminator of the last line, not an empty line
-    return [ln[:-1] if ln.endswith("\r") else ln for ln in lines]
-
-
-# ---------------------------------------------------------------------------
-# Cranfield
 
 _DOC_FIELDS = (".T", ".A", ".B", ".W")
 
@@ -370,47 +277,4 @@ def _load_cranfield(data_dir: Path, grades: str = "book") -> Collection:
     return Collection("cranfield", corpus, queries, qrels, meta, raw_codes=codes, exclude=exclude)
 
 
-# ---------------------------------------------------------------------------
-# Registry
-
-LOADERS: dict[str, Callable[..., Collection]] = {}
-
-
-def register(name: str, loader: Callable[..., Collection]) -> None:
-    """Register ``loader(data_dir: Path, **options) -> Collection`` under ``name``."""
-    if name in LOADERS:
-        raise ValueError(f"a loader named {name!r} is already registered")
-    LOADERS[name] = loader
-
-
 register("cranfield", _load_cranfield)
-
-
-def _korean(name: str) -> Callable[..., Collection]:
-    """A loader that imports :mod:`searchgrade.collections_ko` (and its loader ``name``) only when called."""
-    def loader(data_dir: Path, **options) -> Collection:
-        from . import collections_ko
-
-        return collections_ko.LOADERS[name](data_dir, **options)
-
-    loader.__doc__ = f"The Korean collection {name!r} (searchgrade.collections_ko)."
-    return loader
-
-
-for _name in ("korquad-dev", "autorag", "ko-strategyqa-dev", "beir"):
-    register(_name, _korean(_name))
-
-
-def load(name: str | os.PathLike, data_dir: str | os.PathLike | None = None, **options) -> Collection:
-    """Load a registered collection by name, or a BEIR-format folder by its path; ``options`` go to the loader.
-
-    ``load("cranfield")``, ``load("korquad-dev")``, ``load("autorag")``,
-    ``load("ko-strategyqa-dev")``; ``load("path/to/folder", split="dev")``
-    for any folder with ``corpus.jsonl``, ``queries.jsonl`` and ``qrels/``.
-    """
-    if isinstance(name, os.PathLike) or (name not in LOADERS and Path(name).is_dir()):
-        return LOADERS["beir"](data_root(data_dir), folder=name, **options)
-    if name not in LOADERS:
-        raise ValueError(f"unknown collection {name!r} (and no folder of that name); "
-                         f"known: {', '.join(sorted(LOADERS))}, or the path of a BEIR-format folder")
-    return LOADERS[name](data_root(data_dir), **options)

@@ -1,0 +1,42 @@
+"""What the book needs beyond the library: its line-up of runs, chapter tables, widgets, plots, Sphinx hook.
+
+========================  ==================================================================
+module                    what it holds
+========================  ==================================================================
+:mod:`.runs`              the book's ten Korean retrievers and their cached TREC runs
+:mod:`.lineup`            chapter 5's tables and diagnostics over a line-up of runs
+:mod:`.widgets`           the three kernel-free widgets (scoring lab, rank slider, viewer)
+:mod:`.plotting`          the one plot style (NanumGothic, Okabe-Ito palette)
+:mod:`.sphinxext`         the Sphinx hook (notebook download, launch link)
+========================  ==================================================================
+
+This package itself holds small notebook helpers (:func:`glue`, :func:`plain`,
+:func:`single_relevant_ranking`). Its modules need the ``book`` extra.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+
+def plain(value):
+    """Convert numpy scalars (and 0-d arrays) to plain Python numbers; other values pass through."""
+    if isinstance(value, (np.generic, np.ndarray)) and np.ndim(value) == 0:
+        return value.item()
+    return value
+
+
+def glue(name: str, value, display: bool = False):
+    """myst_nb.glue with numpy scalars made plain, so `{glue:text}` specs such as `:.3f` work."""
+    from myst_nb import glue as _glue
+
+    value = plain(value)
+    _glue(name, value, display=display)
+    return value
+
+
+def single_relevant_ranking(rank: int, n: int = 20, grade: int = 1) -> tuple[list[str], dict[str, int]]:
+    """n documents d01..dn whose only judged one (with `grade`) sits at `rank` (1-based)."""
+    if not 1 <= rank <= n:
+        raise ValueError(f"rank must be in 1..{n}, got {rank}")
+    docs = [f"d{i:0{len(str(n))}d}" for i in range(1, n + 1)]
+    return docs, {docs[rank - 1]: grade}

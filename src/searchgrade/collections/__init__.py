@@ -1,0 +1,70 @@
+"""Test collections as plain dictionaries: one base module, one module per source.
+
+``load(name)`` returns a :class:`Collection` (corpus, queries, qrels, meta) for
+``"cranfield"``, ``"korquad-dev"``, ``"autorag"``, ``"ko-strategyqa-dev"``, or
+any BEIR-format folder given by its path; :func:`register` adds another loader.
+
+========================  ============================================================
+module                    what it reads
+========================  ============================================================
+:mod:`.base`              the :class:`Collection` record, errors, data root, registry
+:mod:`.cranfield`         Cranfield (1,400 abstracts, 225 questions, graded)
+:mod:`.korquad`           KorQuAD 1.0 dev as retrieval (961 paragraphs, 5,774 questions)
+:mod:`.autorag`           AutoRAGRetrieval (720 chunks, 114 questions)
+:mod:`.strategyqa`        Ko-StrategyQA dev (queries and judgments)
+:mod:`.beir`              any BEIR folder (corpus.jsonl, queries.jsonl, qrels/*.tsv)
+========================  ============================================================
+
+The loaders need only the core's numpy and pandas, except AutoRAG, which reads
+parquet (the ``collections`` extra: pyarrow).
+"""
+from __future__ import annotations
+
+from . import autorag, beir, cranfield, korquad, strategyqa  # noqa: F401  (each registers its loader)
+from .autorag import load_autorag
+from .base import (
+    LOADERS,
+    Collection,
+    CollectionFormatError,
+    data_root,
+    load,
+    qrels_statistics,
+    register,
+    trec_safe_ids,
+)
+from .beir import load_beir, read_jsonl
+from .cranfield import (
+    CRANFIELD_CODES,
+    CRANFIELD_CONVENTION,
+    cranfield_grade,
+    read_cranfield_docs,
+    read_cranfield_qrels,
+    read_cranfield_queries,
+)
+from .korquad import korquad_docid, load_korquad
+from .strategyqa import back_reference, back_references, load_ko_strategyqa_dev
+
+__all__ = [
+    "Collection",
+    "CollectionFormatError",
+    "LOADERS",
+    "load",
+    "register",
+    "data_root",
+    "trec_safe_ids",
+    "qrels_statistics",
+    "load_korquad",
+    "korquad_docid",
+    "load_autorag",
+    "load_ko_strategyqa_dev",
+    "back_reference",
+    "back_references",
+    "load_beir",
+    "read_jsonl",
+    "read_cranfield_docs",
+    "read_cranfield_queries",
+    "read_cranfield_qrels",
+    "cranfield_grade",
+    "CRANFIELD_CODES",
+    "CRANFIELD_CONVENTION",
+]
