@@ -219,3 +219,14 @@ def test_get_runs_and_lineup_table(lineup, tmp_path):
     table = runs.lineup_table()
     assert list(table.index) == list(runs.LINEUP)
     assert table.loc["rrf-kiwi-e5", "inputs"] == "bm25-kiwi, dense-e5"
+
+
+def test_code_fingerprint_invalidates_exactly_the_runs_that_use_the_code(monkeypatch):
+    """An edit of dense.py changes the keys of dense, fusion-of-dense and rerank runs, not BM25's."""
+    real = runs._code_fingerprint
+    before = {name: runs._settings(spec, runs.LINEUP) for name, spec in runs.LINEUP.items()}
+    monkeypatch.setattr(runs, "_code_fingerprint",
+                        lambda kind: real(kind) + ("-edited" if "retrieval/dense.py" in runs._KIND_MODULES[kind] else ""))
+    after = {name: runs._settings(spec, runs.LINEUP) for name, spec in runs.LINEUP.items()}
+    changed = {name for name in before if before[name] != after[name]}
+    assert changed == {"dense-e5", "dense-use", "dense-minilm", "rrf-kiwi-e5", "convex-kiwi-e5", "rerank-kiwi-e5"}

@@ -182,28 +182,39 @@ def collection_hash(collection: Collection) -> str:
     return h.hexdigest()
 
 
-# The modules whose code decides a run's values. io (which writes and reads the files) is not among
-# them: scores are written with repr and read back exactly, so its changes cannot alter a run.
-_SOURCE_MODULES = ("retrieval/sparse.py", "retrieval/korean.py", "retrieval/dense.py", "retrieval/fusion.py",
-                   "book/runs.py")
+# The modules whose code decides a run's values, per kind of retriever (book/runs.py, which calls them,
+# counts for every kind). io, which writes and reads the files, is not among them: scores are written
+# with repr and read back exactly, so its changes cannot alter a run.
+_KIND_MODULES = {
+    "bm25": ("retrieval/sparse.py", "retrieval/korean.py"),
+    "dense": ("retrieval/dense.py",),
+    "rrf": ("retrieval/fusion.py",),
+    "convex": ("retrieval/fusion.py",),
+    "rerank": ("retrieval/fusion.py", "retrieval/dense.py"),
+}
 
 
-def _package_fingerprint() -> dict:
-    """searchgrade's version and a SHA-256 of the modules that compute runs (so an edited module invalidates runs)."""
-    from .. import __version__
-
+def _code_fingerprint(kind: str) -> str:
+    """SHA-256 of the modules that compute a run of this kind (so an edited module invalidates exactly its runs)."""
     here = Path(__file__).resolve().parent.parent
     h = hashlib.sha256()
-    for name in _SOURCE_MODULES:
+    for name in ("book/runs.py", *_KIND_MODULES[kind]):
         path = here / name
         h.update(name.encode())
         h.update(path.read_bytes() if path.is_file() else b"absent")
-    return {"searchgrade": __version__, "source": h.hexdigest()}
+    return h.hexdigest()
+
+
+def _package_fingerprint() -> dict:
+    """searchgrade's version (each retriever's settings carry the fingerprint of its own code)."""
+    from .. import __version__
+
+    return {"searchgrade": __version__}
 
 
 def _settings(spec: Retriever, lineup: Mapping[str, Retriever]) -> dict:
     """The retriever's full settings: its parameters, the versions behind them and its inputs' settings."""
-    out = {"name": spec.name, "kind": spec.kind, "params": spec.params}
+    out = {"name": spec.name, "kind": spec.kind, "params": spec.params, "code": _code_fingerprint(spec.kind)}
     if spec.kind == "bm25":
         out["tokeniser"] = korean.get_tokeniser(spec.params["tokeniser"]).settings()
     elif spec.kind == "dense":
