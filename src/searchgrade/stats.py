@@ -29,7 +29,9 @@ Tests and what they assume
 * :func:`holm`: Holm's step-down correction of a family of p-values (controls the
   family-wise error rate under any dependence between the tests).
 * :func:`pairwise` and :func:`compare`: every pair of systems, or every measure of two
-  systems, in one table, with Holm-adjusted p-values.
+  systems, in one table, with Holm-adjusted p-values. For a report over many systems *and*
+  measures (means, tests, win/tie/loss, significance markers, Markdown/LaTeX) use
+  :func:`searchgrade.compare` (module :mod:`searchgrade.comparison`), which calls the tests here.
 * :func:`swap_rate` and :func:`swap_rates_by_difference`: the topic-set-size experiment of
   Voorhees & Buckley (2002): how often a sample of ``N`` queries orders two systems the
   other way round.

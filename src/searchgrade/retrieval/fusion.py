@@ -1,16 +1,24 @@
-"""Combining runs and second stages: reciprocal rank fusion, convex combination, re-ranking the top N.
+"""Combining runs and second stages: reciprocal rank fusion, convex combination, CombSUM/MNZ/MAX, re-ranking the top N.
 
 Runs are ``{qid: {docid: score}}``. Wherever a rank is needed, a run's list
 for a query is ordered as trec_eval orders it: score descending, ties broken
 by document id descending (:func:`ranking`), so a fused run depends only on
 the scores, never on dict order.
+
+:func:`rrf` and :func:`convex` read every document of their inputs and cut only
+the fused list at ``depth``. :func:`combsum`, :func:`combmnz` and :func:`combmax`
+(Fox & Shaw 1994) fuse each input's top ``depth`` documents per query, normalised
+per query by :func:`normalise`, and warn when ``depth`` cut an input list, so that a
+caller learns which documents were ignored.
 """
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Mapping, Sequence
 
-__all__ = ["ranking", "cut", "rrf", "minmax", "convex", "rerank", "candidates"]
+__all__ = ["ranking", "cut", "rrf", "minmax", "convex", "zscore", "rank_scores", "normalise", "NORMALISATIONS",
+           "combsum", "combmnz", "combmax", "rerank", "candidates"]
 
 Run = dict[str, dict[str, float]]
 
@@ -119,6 +127,113 @@ def convex(runs, weights, depth: int | None = 100) -> Run:
                 scores.setdefault(docid, 0.0)
         fused[qid] = _top(scores, depth)
     return fused
+
+
+def zscore(scores: Mapping[str, float]) -> dict[str, float]:
+    """Z-score normalisation of one query's list: (s - mean) / sd with the population sd; every score 0.0 when sd = 0."""
+    if not scores:
+        return {}
+    n = len(scores)
+    mean = sum(scores.values()) / n
+    sd = math.sqrt(sum((s - mean) ** 2 for s in scores.values()) / n)
+    if sd == 0:
+        return {d: 0.0 for d in scores}
+    return {d: (s - mean) / sd for d, s in scores.items()}
+
+
+def rank_scores(scores: Mapping[str, float]) -> dict[str, float]:
+    """Rank normalisation of one query's list of n documents: 1 - (rank - 1) / n (1 for the first, 1/n for the last).
+
+    Ranks follow trec_eval order (:func:`ranking`), so tied scores get distinct values
+    decided by document id, as they get distinct ranks in :func:`rrf`.
+    """
+    n = len(scores)
+    return {d: 1.0 - i / n for i, d in enumerate(ranking(scores))}
+
+
+_NORMALISERS: dict[str | None, Callable] = {"minmax": minmax, "zscore": zscore, "rank": rank_scores,
+                                            None: lambda scores: {d: float(s) for d, s in scores.items()}}
+NORMALISATIONS = ("minmax", "zscore", "rank", None)
+"""Per-query score normalisations of :func:`normalise` (None: the raw scores)."""
+
+
+def normalise(scores: Mapping[str, float], method: str | None) -> dict[str, float]:
+    """One query's list normalised by ``method``: "minmax" (:func:`minmax`), "zscore" (:func:`zscore`), "rank" (:func:`rank_scores`) or None / "none" (raw)."""
+    if method == "none":
+        method = None
+    if method not in _NORMALISERS:
+        raise ValueError(f"unknown normalisation {method!r}: choose one of 'minmax', 'zscore', 'rank' or None")
+    return _NORMALISERS[method](scores)
+
+
+def _run_names(runs, n: int) -> list[str]:
+    """How warnings name the n runs: their keys for a {name: run} mapping, else 'run 0', 'run 1', ..."""
+    return [repr(name) for name in runs] if isinstance(runs, Mapping) else [f"run {i}" for i in range(n)]
+
+
+def _warn_cut(names: list[str], runs_list: list, depth: int | None) -> None:
+    """One UserWarning per input run whose list for some query is longer than depth (its tail is ignored)."""
+    if depth is None:
+        return
+    for name, run in zip(names, runs_list):
+        long = [q for q, docs in run.items() if len(docs) > depth]
+        if long:
+            few = ", ".join(map(repr, long[:3])) + (", ..." if len(long) > 3 else "")
+            warnings.warn(f"fusion input {name} has more than depth={depth} documents for {len(long)} of its "
+                          f"{len(run)} queries ({few}): documents below rank {depth} were not fused "
+                          "(pass depth=None to fuse every document)", UserWarning, stacklevel=4)
+
+
+def _comb(runs, weights, normalisation: str | None, depth: int | None, how: str) -> Run:
+    """CombSUM / CombMNZ / CombMAX of each input's normalised top `depth` per query; fused list cut at `depth`."""
+    runs_list, w = _as_list(runs, weights)
+    normalise({}, normalisation)  # refuse an unknown normalisation before any work
+    if depth is not None and depth < 1:
+        raise ValueError(f"depth must be positive or None, got {depth}")
+    _warn_cut(_run_names(runs, len(runs_list)), runs_list, depth)
+    fused: Run = {}
+    for qid in dict.fromkeys(q for r in runs_list for q in r):
+        total: dict[str, float] = {}
+        count: dict[str, int] = {}
+        best: dict[str, float] = {}
+        for run, weight in zip(runs_list, w):
+            for docid, s in normalise(_top(run.get(qid, {}), depth), normalisation).items():
+                total[docid] = total.get(docid, 0.0) + weight * s
+                count[docid] = count.get(docid, 0) + 1
+                best[docid] = max(best.get(docid, -math.inf), weight * s)
+        scores = {"sum": total, "max": best, "mnz": {d: count[d] * total[d] for d in total}}[how]
+        fused[qid] = _top(scores, depth)
+    return fused
+
+
+def combsum(runs, weights=None, normalisation: str | None = "minmax", depth: int | None = 100) -> Run:
+    """CombSUM (Fox & Shaw 1994): score(d) = sum over runs r that retrieved d of w_r * norm_r(d).
+
+    ``norm_r`` normalises run r's list for the query (:func:`normalise`: "minmax",
+    "zscore", "rank" or None) over its top ``depth`` documents, which are all that is fused
+    (a UserWarning names each input cut this way); the fused list keeps its ``depth`` best
+    (None: everything). ``runs``: a list of runs or ``{name: run}``; ``weights`` default to 1.
+    With "minmax", weights summing to 1 and ``depth=None`` this is :func:`convex`.
+    """
+    return _comb(runs, weights, normalisation, depth, "sum")
+
+
+def combmnz(runs, weights=None, normalisation: str | None = "minmax", depth: int | None = 100) -> Run:
+    """CombMNZ (Fox & Shaw 1994): score(d) = |{r : d in r}| * sum over those runs of w_r * norm_r(d).
+
+    CombSUM multiplied by the number of input lists (after the ``depth`` cut) that hold d,
+    which rewards documents several runs agree on. Arguments as in :func:`combsum`.
+    """
+    return _comb(runs, weights, normalisation, depth, "mnz")
+
+
+def combmax(runs, weights=None, normalisation: str | None = "minmax", depth: int | None = 100) -> Run:
+    """CombMAX (Fox & Shaw 1994): score(d) = max over runs r that retrieved d of w_r * norm_r(d).
+
+    A document scores as its best run places it; of one run with weight 1 it is that run's
+    normalised top ``depth``. Arguments as in :func:`combsum`.
+    """
+    return _comb(runs, weights, normalisation, depth, "max")
 
 
 def candidates(run: Mapping[str, Mapping[str, float]], n: int) -> dict[str, list[str]]:

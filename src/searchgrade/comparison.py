@@ -1,0 +1,514 @@
+"""Compare several systems on several measures in one report: means, paired tests, win/tie/loss, significance markers.
+
+:func:`compare` scores every system (``{name: run}``, or per-query tables already made by
+:func:`searchgrade.evaluate`), tests the pairs with one of :mod:`searchgrade.stats`'s paired
+tests, adjusts the p-values for multiple testing and returns a :class:`Comparison`: the means
+(systems x measures), one row per tested pair and measure, and renderings as text, Markdown,
+LaTeX and HTML in which every mean carries the letters of the systems it beats significantly.
+
+Which pairs
+    Without ``baseline`` every pair of systems (``k (k - 1) / 2`` for ``k`` systems), in the
+    order the systems were given (``system_a`` before ``system_b``). With ``baseline=name``
+    only the ``k - 1`` pairs (baseline, other); ``system_a`` is then always the baseline.
+
+Which queries
+    Every system of a pair must be scored on the same queries (a paired test compares query by
+    query). ``missing`` decides that as in :func:`searchgrade.evaluate`: with ``"zero"``
+    (trec_eval ``-c``) every run is scored on every query of the qrels, so all systems share
+    one query set; with the default ``"ignore"`` a run gets rows only for the queries it
+    answered, and if the systems' query sets then differ :func:`compare` refuses, naming what
+    differs, unless ``on="intersection"``: then every system is restricted to the queries all
+    of them have (means included), the dropped queries are listed in
+    :attr:`Comparison.dropped` and a ``UserWarning`` says how many.
+
+What the correction is applied over (``family``)
+    A family is the set of tests whose conclusions are read together; Holm's correction keeps
+    the chance of *any* false "significant" within one family at ``alpha``.
+
+    * ``"measure"`` (default): one family per measure, over its pairs. A report is read
+      column by column ("on nDCG@10, which systems differ?"), and this is what
+      :func:`searchgrade.stats.pairwise` does for one measure.
+    * ``"all"``: one family over every pair and every measure. Use it when the whole table
+      backs a single claim; stricter (more tests share the same ``alpha``).
+    * ``"pair"``: one family per pair, over its measures ("do these two differ on any of the
+      measures?"), as :func:`searchgrade.stats.compare` does for two systems.
+
+    ``correction=None`` reports ``p_adjusted = p_value`` (no correction).
+
+Markers
+    Systems get letters a, b, c, ... in input order (after z: aa, ab, ...). A mean carries
+    the letter of every system it beats significantly on that measure: the pair's
+    ``significant`` is true and its mean per-query difference is in this system's favour.
+    With a baseline only pairs with the baseline are tested, so a system's mean can carry only
+    the baseline's letter and the baseline's mean the letters of the systems it beats.
+    Markers follow the sign of the mean per-query difference, which is what the test tests;
+    for GMAP (a geometric mean in :attr:`Comparison.means`) that order can, rarely, differ
+    from the order of the shown means.
+
+Randomness
+    The permutation test gets ``seed`` for every pair and measure (the default is
+    :data:`searchgrade.stats.DEFAULT_SEED`), so two calls give identical p-values, equal to
+    calling :func:`searchgrade.stats.permutation_test` on the same two columns with the same
+    ``n_perm`` and ``seed``.
+"""
+from __future__ import annotations
+
+import html
+import itertools
+import warnings
+from collections.abc import Mapping, Sequence
+
+import numpy as np
+import pandas as pd
+
+from . import io as _io
+from . import stats
+from .metrics import Evaluator, aggregate, parse_measure
+
+__all__ = ["Comparison", "compare", "letter", "FAMILIES", "CORRECTIONS", "TESTS"]
+
+FAMILIES = ("measure", "pair", "all")
+"""What Holm's correction is applied over (see the module docstring)."""
+
+CORRECTIONS = ("holm", None)
+"""Corrections :func:`compare` knows (``None``: report raw p-values as adjusted)."""
+
+TESTS = ("permutation", "randomization", "t", "sign")
+"""Test names :func:`compare` accepts (the p-value tests of :data:`searchgrade.stats.TESTS`)."""
+
+_TEST_LABELS = {"permutation": "paired randomization test", "randomization": "paired randomization test",
+                "t": "paired t-test", "sign": "sign test"}
+_N_EXAMPLES = 5
+
+
+# --------------------------------------------------------------------------- input checks
+
+
+def _examples(values) -> str:
+    """A few values for an error message."""
+    values = sorted(map(str, values))
+    shown = ", ".join(repr(v) for v in values[:_N_EXAMPLES])
+    return shown + (", ..." if len(values) > _N_EXAMPLES else "")
+
+
+def _check_options(test, correction, family, alpha, on) -> None:
+    """Refuse an unknown test, correction, family or alignment, or an alpha outside (0, 1), before any work."""
+    if test not in TESTS:
+        hint = " (bootstrap gives an interval, not a p-value)" if test == "bootstrap" else ""
+        raise ValueError(f"unknown test {test!r}: choose one of {', '.join(map(repr, TESTS))}{hint}")
+    if correction not in CORRECTIONS:
+        raise ValueError(f"unknown correction {correction!r}: choose 'holm' or None (no correction)")
+    if family not in FAMILIES:
+        raise ValueError(f"unknown family {family!r}: choose 'measure' (Holm within each measure over its "
+                         "pairs), 'pair' (within each pair over its measures) or 'all' (over every test)")
+    if isinstance(alpha, bool) or not isinstance(alpha, (int, float)) or not 0 < alpha < 1:
+        raise ValueError(f"alpha must be a number strictly between 0 and 1, got {alpha!r}")
+    if on not in ("strict", "intersection"):
+        raise ValueError(f"on must be 'strict' or 'intersection', not {on!r}")
+
+
+def _measure_list(measures) -> list[str]:
+    """Measure names as a non-empty list without repeats."""
+    if isinstance(measures, str):
+        measures = [measures]
+    if measures is None or not isinstance(measures, Sequence):
+        raise TypeError(f"measures must be a measure name or a list of names, not {measures!r}")
+    measures = [m if isinstance(m, str) else str(m) for m in measures]
+    if not measures:
+        raise ValueError("no measures to compare")
+    repeated = sorted({m for m in measures if measures.count(m) > 1})
+    if repeated:
+        raise ValueError(f"measures requested twice: {repeated}")
+    return measures
+
+
+def _system_names(runs, baseline) -> list:
+    """The systems' names in input order; at least two, and the baseline among them."""
+    if not isinstance(runs, Mapping):
+        raise TypeError(f"runs must be a mapping {{name: run}} (the names label the report), "
+                        f"not {type(runs).__name__}")
+    names = list(runs)
+    if len(names) < 2:
+        raise ValueError(f"need at least 2 systems to compare, got {len(names)}")
+    labels = [str(n) for n in names]
+    if len(set(labels)) < len(labels):
+        raise ValueError(f"system names must be distinct as text, got {labels}")
+    if baseline is not None and baseline not in runs:
+        raise ValueError(f"unknown baseline {baseline!r}: the systems are {labels}")
+    return names
+
+
+# --------------------------------------------------------------------------- per-query tables
+
+
+def _is_table(value, measures: Sequence[str]) -> bool:
+    """True for a per-query DataFrame holding every requested measure as a column."""
+    return isinstance(value, pd.DataFrame) and all(m in value.columns for m in measures)
+
+
+def _as_run(name, value):
+    """value as a {qid: {docid: score}} run; io.as_run converts other inputs when the package has it."""
+    if isinstance(value, Mapping) and not isinstance(value, pd.Series):
+        return value
+    as_run = getattr(_io, "as_run", None)
+    if as_run is not None:
+        return as_run(value)
+    if isinstance(value, pd.DataFrame):
+        raise ValueError(f"system {name!r} is a DataFrame without the measure column(s) asked for; its "
+                         f"columns are {list(value.columns)[:8]}: pass per-query tables that hold every "
+                         "measure (index qid), or the run itself")
+    raise TypeError(f"system {name!r} is a {type(value).__name__}: pass a run {{qid: {{docid: score}}}} or "
+                    "a per-query DataFrame from searchgrade.evaluate")
+
+
+def _per_query(qrels, runs: Mapping, names: list, measures: list[str], options: dict) -> dict:
+    """{name: per-query DataFrame with exactly the measures' columns}; runs are scored by one Evaluator."""
+    tables, to_score = {}, {}
+    for name in names:
+        value = runs[name]
+        if _is_table(value, measures):
+            table = value[measures]
+            if table.index.has_duplicates:
+                dup = table.index[table.index.duplicated()].unique()
+                raise ValueError(f"system {name!r}: per-query table lists query id(s) {_examples(dup)} twice")
+            tables[name] = table
+        elif isinstance(value, pd.DataFrame) and any(m in value.columns for m in measures):
+            lacking = [m for m in measures if m not in value.columns]
+            raise ValueError(f"system {name!r}: the per-query table has no column for {lacking}; its columns "
+                             f"are {list(value.columns)[:8]}")
+        else:
+            to_score[name] = _as_run(name, value)
+    if to_score:
+        if qrels is None:
+            raise ValueError(f"qrels are needed to score the run(s) {_examples(to_score)}")
+        as_qrels = getattr(_io, "as_qrels", None)
+        if as_qrels is not None and not isinstance(qrels, Mapping):
+            qrels = as_qrels(qrels)
+        evaluator = Evaluator(qrels, measures, **options)
+        for name, run in to_score.items():
+            table = evaluator.evaluate(run)
+            table.columns = measures
+            tables[name] = table
+    elif options:
+        raise ValueError(f"evaluate options {sorted(options)} given, but every system is an already "
+                         "evaluated table: nothing is scored here")
+    return {name: tables[name] for name in names}
+
+
+def _align(tables: dict, on: str) -> tuple[dict, dict]:
+    """Tables on one shared query set (order of the first), and {name: dropped qids} under on='intersection'."""
+    names = list(tables)
+    first = tables[names[0]].index
+    shared = first
+    for name in names[1:]:
+        shared = shared.intersection(tables[name].index, sort=False)
+    differ = {n: tables[n].index.difference(shared) for n in names}
+    if any(len(d) for d in differ.values()):
+        if on == "strict":
+            parts = "; ".join(f"{n!r} has {len(d)} more (e.g. {_examples(d)})" for n, d in differ.items() if len(d))
+            raise ValueError(
+                f"the systems were scored on different queries: {len(shared)} queries are shared; {parts}. "
+                "Score every run on every query of the qrels (missing='zero', trec_eval -c), or pass "
+                "on='intersection' to compare on the shared queries on purpose")
+        if len(shared) == 0:
+            raise ValueError("the systems have no query in common")
+        warnings.warn(f"comparing on the {len(shared)} queries every system has; dropped "
+                      + ", ".join(f"{len(d)} of {n!r}" for n, d in differ.items() if len(d)),
+                      UserWarning, stacklevel=3)
+    if len(shared) == 0:
+        raise ValueError("empty sample: the systems have no queries")
+    aligned = {n: t.loc[shared] if not t.index.equals(shared) else t for n, t in tables.items()}
+    return aligned, {n: list(d) for n, d in differ.items() if len(d)}
+
+
+def _means(tables: dict) -> pd.DataFrame:
+    """Systems x measures as searchgrade.aggregate gives them (plain means for columns that are not measures)."""
+    out = pd.DataFrame({name: pd.Series({c: _aggregate_column(table[c]) for c in table.columns}, dtype=object)
+                        for name, table in tables.items()}).T.infer_objects()
+    out.index.name, out.columns.name = "system", "measure"
+    return out
+
+
+def _aggregate_column(column: pd.Series):
+    """One column's summary: aggregate() for a measure name (mean, geometric mean or sum), else the mean."""
+    try:
+        parse_measure(str(column.name))
+    except ValueError:
+        return float(column.to_numpy(dtype=float).mean())
+    return aggregate(column.to_frame()).iloc[0]
+
+
+# --------------------------------------------------------------------------- tests
+
+
+def _pairs(names: list, baseline) -> list[tuple]:
+    """(system_a, system_b) pairs: all of them, or (baseline, other) for each other system."""
+    if baseline is None:
+        return list(itertools.combinations(names, 2))
+    return [(baseline, n) for n in names if n != baseline]
+
+
+def _one_test(test: str, x: pd.Series, y: pd.Series, n_perm: int, seed):
+    """The p-value result of one paired test on two aligned columns."""
+    if test in ("permutation", "randomization"):
+        return stats.permutation_test(x, y, n_perm=n_perm, seed=seed)
+    return stats.TESTS[test](x, y)
+
+
+def _test_rows(tables: dict, measures: list[str], pairs: list[tuple], test: str, n_perm: int, seed) -> pd.DataFrame:
+    """One row per measure and pair: means, difference, p-value and per-query wins/ties/losses."""
+    rows = []
+    for measure in measures:
+        for a, b in pairs:
+            x = tables[a][measure].rename(f"{a!s} {measure}")
+            y = tables[b][measure].rename(f"{b!s} {measure}")
+            result = _one_test(test, x, y, n_perm, seed)
+            xa, ya = x.to_numpy(dtype=float), y.to_numpy(dtype=float)
+            rows.append({"measure": measure, "system_a": a, "system_b": b, "mean_a": float(xa.mean()),
+                         "mean_b": float(ya.mean()), "diff": float((xa - ya).mean()),
+                         "p_value": float(result.p_value), "wins": int(np.count_nonzero(xa > ya)),
+                         "ties": int(np.count_nonzero(xa == ya)), "losses": int(np.count_nonzero(xa < ya)),
+                         "n": int(xa.size)})
+    return pd.DataFrame(rows)
+
+
+def _adjust(tests: pd.DataFrame, correction, family: str, alpha: float) -> pd.DataFrame:
+    """Add p_adjusted (Holm within each family) and significant = p_adjusted <= alpha."""
+    p = tests["p_value"]
+    if correction is None:
+        adjusted = p.copy()
+    elif family == "all":
+        adjusted = stats.holm(p)
+    else:
+        keys = ["measure"] if family == "measure" else ["system_a", "system_b"]
+        adjusted = pd.concat([stats.holm(group["p_value"]) for _, group in tests.groupby(keys, sort=False)])
+    tests.insert(tests.columns.get_loc("p_value") + 1, "p_adjusted", adjusted.reindex(tests.index))
+    tests.insert(tests.columns.get_loc("p_adjusted") + 1, "significant", tests["p_adjusted"] <= alpha)
+    return tests
+
+
+def compare(qrels, runs: Mapping, measures, *, baseline=None, test: str = "permutation", correction="holm",
+            family: str = "measure", alpha: float = 0.05, n_perm: int = 10_000, seed=stats.DEFAULT_SEED,
+            on: str = "strict", **evaluate_options) -> Comparison:
+    """Score and test every pair of systems (or every system against ``baseline``) on each measure.
+
+    ``runs``: ``{name: run}`` with runs as ``{qid: {docid: score}}`` or anything
+    ``searchgrade.io.as_run`` accepts (a run DataFrame, a path), or per-query DataFrames from
+    :func:`searchgrade.evaluate` holding every measure as a column (``qrels`` may then be None);
+    ``qrels`` as ``searchgrade.io.as_qrels`` accepts them. ``evaluate_options`` (``missing=``,
+    ``ties=``, ``rel_level=``, ...) go to :class:`searchgrade.Evaluator` for the runs scored
+    here. ``test``: ``"permutation"`` (``n_perm`` sign flips, seeded), ``"t"`` or ``"sign"``.
+    ``correction``/``family``: Holm's adjustment within each measure (default), each pair, or
+    over all tests; ``significant`` is ``p_adjusted <= alpha``. Query alignment (``on``) and
+    the marker rule are described in the module docstring.
+    """
+    _check_options(test, correction, family, alpha, on)
+    names = _system_names(runs, baseline)
+    measures = _measure_list(measures)
+    tables, dropped = _align(_per_query(qrels, runs, names, measures, evaluate_options), on)
+    tests = _test_rows(tables, measures, _pairs(names, baseline), test, n_perm, seed)
+    tests = _adjust(tests, correction, family, alpha)
+    return Comparison(systems=names, measures=measures, means=_means(tables), tests=tests, per_query=tables,
+                      baseline=baseline, test=test, correction=correction, family=family, alpha=float(alpha),
+                      n_perm=n_perm if test in ("permutation", "randomization") else None,
+                      seed=seed if test in ("permutation", "randomization") else None, dropped=dropped)
+
+
+# --------------------------------------------------------------------------- the report
+
+
+def letter(i: int) -> str:
+    """The i-th system's label (0-based): a, b, ..., z, aa, ab, ... (bijective base 26)."""
+    out = ""
+    i += 1
+    while i:
+        i, r = divmod(i - 1, 26)
+        out = chr(ord("a") + r) + out
+    return out
+
+
+_LATEX_SPECIAL = {"\\": r"\textbackslash{}", "&": r"\&", "%": r"\%", "$": r"\$", "#": r"\#", "_": r"\_",
+                  "{": r"\{", "}": r"\}", "~": r"\textasciitilde{}", "^": r"\textasciicircum{}"}
+
+
+def _latex_escape(text: str) -> str:
+    """text with LaTeX's special characters escaped."""
+    return "".join(_LATEX_SPECIAL.get(ch, ch) for ch in str(text))
+
+
+def _markdown_escape(text: str) -> str:
+    """text safe inside a Markdown table cell."""
+    return str(text).replace("\\", "\\\\").replace("|", "\\|")
+
+
+class Comparison:
+    """The result of :func:`compare`: ``means`` (systems x measures), ``tests`` (one row per measure and pair), renderings.
+
+    ``tests`` columns: ``measure``, ``system_a``, ``system_b``, ``mean_a``, ``mean_b`` (arithmetic
+    means of the per-query values tested), ``diff`` (mean of a - b), ``p_value``, ``p_adjusted``,
+    ``significant``, ``wins``/``ties``/``losses`` (queries where a scored higher / the same /
+    lower) and ``n`` (queries). ``per_query`` holds the aligned per-query tables, ``dropped``
+    the queries left out under ``on="intersection"``.
+    """
+
+    def __init__(self, *, systems, measures, means, tests, per_query, baseline, test, correction, family, alpha,
+                 n_perm, seed, dropped):
+        self.systems, self.measures = list(systems), list(measures)
+        self.means, self.tests, self.per_query = means, tests, per_query
+        self.baseline, self.test, self.correction, self.family = baseline, test, correction, family
+        self.alpha, self.n_perm, self.seed, self.dropped = alpha, n_perm, seed, dropped
+
+    @property
+    def letters(self) -> dict:
+        """{system: its letter} in input order."""
+        return {name: letter(i) for i, name in enumerate(self.systems)}
+
+    @property
+    def n_queries(self) -> int:
+        """How many queries every test compared."""
+        return int(len(next(iter(self.per_query.values()))))
+
+    def win_tie_loss(self, measure: str | None = None) -> pd.DataFrame:
+        """Per-query wins, ties and losses of system_a against system_b, one row per pair (and measure)."""
+        cols = ["measure", "system_a", "system_b", "wins", "ties", "losses"]
+        out = self.tests[cols]
+        if measure is not None:
+            self._check_measure(measure)
+            out = out[out["measure"] == measure].drop(columns="measure")
+        return out.reset_index(drop=True)
+
+    def _check_measure(self, measure: str) -> None:
+        """Refuse a measure the report does not hold."""
+        if measure not in self.measures:
+            raise KeyError(f"no measure {measure!r} in this comparison; it has {self.measures}")
+
+    def beaten(self, system, measure: str) -> list:
+        """The systems that ``system`` beats significantly on ``measure``, in input order."""
+        self._check_measure(measure)
+        if system not in self.systems:
+            raise KeyError(f"no system {system!r} in this comparison; it has {self.systems}")
+        rows = self.tests[(self.tests["measure"] == measure) & self.tests["significant"]]
+        won = set(rows.loc[(rows["system_a"] == system) & (rows["diff"] > 0), "system_b"])
+        won |= set(rows.loc[(rows["system_b"] == system) & (rows["diff"] < 0), "system_a"])
+        return [s for s in self.systems if s in won]
+
+    def markers(self) -> pd.DataFrame:
+        """Systems x measures: the letters of the systems each one beats significantly ('' for none)."""
+        sep = "" if len(self.systems) <= 26 else ","
+        lett = self.letters
+        data = {m: [sep.join(lett[s] for s in self.beaten(name, m)) for name in self.systems] for m in self.measures}
+        return pd.DataFrame(data, index=pd.Index(self.systems, name="system"))
+
+    def matrix(self, measure: str, value: str = "diff") -> pd.DataFrame:
+        """Square systems x systems table of one ``tests`` column for ``measure``; NaN where no test was made.
+
+        Cell (row, column) reads the pair from the row's side: ``diff`` is mean(row - column),
+        ``wins``/``losses`` count the row's per-query wins/losses; ``p_value``, ``p_adjusted``,
+        ``significant`` and ``ties`` are symmetric.
+        """
+        self._check_measure(measure)
+        if value not in self.tests.columns or value in ("measure", "system_a", "system_b"):
+            raise KeyError(f"value must be one of the tests' columns {list(self.tests.columns)[3:]}, not {value!r}")
+        mirror = {"wins": "losses", "losses": "wins"}.get(value, value)   # the column read from b's side
+        mat = pd.DataFrame(np.nan, index=self.systems, columns=self.systems, dtype=object)
+        for _, r in self.tests[self.tests["measure"] == measure].iterrows():
+            mat.loc[r["system_a"], r["system_b"]] = r[value]
+            mat.loc[r["system_b"], r["system_a"]] = 0.0 - r["diff"] if value == "diff" else r[mirror]
+        return mat.infer_objects()
+
+    # ----------------------------------------------------------------- renderings
+
+    def legend(self) -> str:
+        """One sentence saying what the markers mean: test, correction, family, alpha."""
+        test = _TEST_LABELS[self.test]
+        if self.n_perm is not None:
+            test += f", {self.n_perm:,} sign flips, seed {self.seed}"
+        scope = (f"every system against the baseline {self.baseline!s} ({letter(self.systems.index(self.baseline))})"
+                 if self.baseline is not None else "every pair of systems")
+        if self.correction is None:
+            adjust = "no correction for multiple tests"
+        else:
+            adjust = {"measure": "Holm-adjusted within each measure over its pairs",
+                      "pair": "Holm-adjusted within each pair over its measures",
+                      "all": "Holm-adjusted over all tests"}[self.family]
+        return (f"Letters after a mean name the systems it beats significantly on that measure: {test}, "
+                f"{self.n_queries:,} queries, {scope}, {adjust}, p <= {self.alpha:g}.")
+
+    def _cells(self, digits: int, fmt) -> list[list[str]]:
+        """Rows of [letter, name, cell per measure] with fmt(mean_text, markers) per cell."""
+        marks, lett = self.markers(), self.letters
+        rows = []
+        for name in self.systems:
+            cells = [fmt(_number(self.means.loc[name, m], digits), marks.loc[name, m]) for m in self.measures]
+            rows.append([lett[name], str(name), *cells])
+        return rows
+
+    def table(self, digits: int = 3) -> pd.DataFrame:
+        """The report as a DataFrame of text: a letter column, then one column per measure ('0.412 bc')."""
+        rows = self._cells(digits, lambda mean, mark: f"{mean} {mark}" if mark else mean)
+        out = pd.DataFrame([r[2:] for r in rows], index=pd.Index([r[1] for r in rows], name="system"),
+                           columns=self.measures)
+        out.insert(0, "#", [r[0] for r in rows])
+        return out
+
+    def __str__(self) -> str:
+        rows = self._cells(3, lambda mean, mark: f"{mean} {mark}" if mark else mean)
+        header = ["#", "system", *self.measures]
+        widths = [max(len(x) for x in col) for col in zip(header, *rows)]
+        lines = [[h.ljust(w) for h, w in zip(cells, widths)] for cells in [header, ["-" * w for w in widths], *rows]]
+        return "\n".join("  ".join(cells).rstrip() for cells in lines) + "\n" + self.legend()
+
+    def __repr__(self) -> str:
+        return (f"<Comparison of {len(self.systems)} systems on {len(self.measures)} measures: {len(self.tests)} "
+                f"tests ({self.test}), {int(self.tests['significant'].sum())} significant>")
+
+    def to_markdown(self, digits: int = 3, *, letter_header: str = "#", system_header: str = "system",
+                    legend: bool = True) -> str:
+        """A Markdown pipe table; markers as <sup>letters</sup>; the legend below unless legend=False."""
+        rows = self._cells(digits, lambda mean, mark: f"{mean}<sup>{mark}</sup>" if mark else mean)
+        header = [letter_header, system_header, *self.measures]
+        lines = ["| " + " | ".join(_markdown_escape(h) for h in header) + " |",
+                 "|" + "|".join([":--", ":--", *["--:"] * len(self.measures)]) + "|"]
+        lines += ["| " + " | ".join([r[0], _markdown_escape(r[1]), *r[2:]]) + " |" for r in rows]
+        return "\n".join(lines) + ("\n\n" + self.legend() if legend else "") + "\n"
+
+    def to_latex(self, digits: int = 3, *, caption: str | None = None, label: str | None = None,
+                 letter_header: str = "\\#", system_header: str = "System") -> str:
+        """A booktabs tabular (in a table float when caption or label is given); markers as $^{letters}$."""
+        rows = self._cells(digits, lambda mean, mark: f"{mean}$^{{{mark}}}$" if mark else mean)
+        header = [letter_header, system_header, *(_latex_escape(m) for m in self.measures)]
+        lines = [r"\begin{tabular}{ll" + "r" * len(self.measures) + "}", r"\toprule",
+                 " & ".join(header) + r" \\", r"\midrule"]
+        lines += [" & ".join([r[0], _latex_escape(r[1]), *r[2:]]) + r" \\" for r in rows]
+        lines += [r"\bottomrule", r"\end{tabular}"]
+        if caption is None and label is None:
+            return "\n".join(lines) + "\n"
+        head = [r"\begin{table}[ht]", r"\centering"]
+        if caption is not None:
+            head.append(r"\caption{" + _latex_escape(caption) + "}")
+        if label is not None:
+            head.append(r"\label{" + label + "}")
+        return "\n".join(head + lines + [r"\end{table}"]) + "\n"
+
+    def to_html(self, digits: int = 3, *, caption: str | None = None, letter_header: str = "#",
+                system_header: str = "system", legend: bool = True) -> str:
+        """An HTML table (caption on top, legend below unless legend=False); markers as <sup>letters</sup>."""
+        esc = html.escape
+        rows = self._cells(digits, lambda mean, mark: f"{mean}<sup>{esc(mark)}</sup>" if mark else mean)
+        head = "".join(f"<th>{esc(str(h))}</th>" for h in [letter_header, system_header, *self.measures])
+        body = "".join("<tr><td>" + esc(r[0]) + "</td><td>" + esc(r[1]) + "</td>"
+                       + "".join(f'<td style="text-align: right">{c}</td>' for c in r[2:]) + "</tr>" for r in rows)
+        cap = f"<caption>{esc(caption)}</caption>" if caption is not None else ""
+        foot = f"<p>{esc(self.legend())}</p>" if legend else ""
+        return (f'<div class="sg-comparison"><table>{cap}<thead><tr>{head}</tr></thead>'
+                f"<tbody>{body}</tbody></table>{foot}</div>")
+
+    def _repr_html_(self) -> str:
+        return self.to_html()
+
+
+def _number(value, digits: int) -> str:
+    """A mean as text: integers (summed counts) as they are, other numbers with `digits` decimals."""
+    if isinstance(value, (int, np.integer)) and not isinstance(value, bool):
+        return f"{int(value):,}"
+    return f"{float(value):.{digits}f}"
