@@ -48,6 +48,19 @@ PYTREC = {
 }
 
 
+def ours(qrels, run, names, **options):
+    """searchgrade's per-query values: one evaluation per batch of names without two spellings of one measure."""
+    batches = []
+    for n in names:
+        key = parse_measure(n).key
+        batch = next((b for b in batches if key not in b), None)
+        if batch is None:
+            batch = {}
+            batches.append(batch)
+        batch[key] = n
+    return pd.concat([sg.evaluate(qrels, run, list(b.values()), **options) for b in batches], axis=1)[list(names)]
+
+
 def pytrec(qrels, run, names, rel_level=1):
     """pytrec_eval's per-query values for our measure names."""
     families = {PYTREC[n][0] for n in names}
@@ -60,12 +73,12 @@ def pytrec(qrels, run, names, rel_level=1):
 def test_matches_pytrec_eval_on_trec_eval_test_files(trec_qrels, graded_qrels, trec_run, which, rel_level):
     qrels = trec_qrels if which == "binary" else graded_qrels
     names = list(PYTREC)
-    ours = sg.evaluate(qrels, trec_run, names, rel_level=rel_level)
+    got = ours(qrels, trec_run, names, rel_level=rel_level)
     theirs = pytrec(qrels, trec_run, names, rel_level)
-    assert set(ours.index) == set(theirs)
+    assert set(got.index) == set(theirs)
     for q, vals in theirs.items():
         for n, v in vals.items():
-            assert ours.loc[q, n] == pytest.approx(v, abs=1e-9), (q, n)
+            assert got.loc[q, n] == pytest.approx(v, abs=1e-9), (q, n)
 
 
 def test_iprec_rounds_like_trec_eval_10_not_pytrec_eval(graded_qrels, trec_run):
@@ -305,12 +318,14 @@ def test_evaluator_reuses_qrels_across_runs(trec_qrels, trec_run):
     pd.testing.assert_frame_equal(ev.evaluate(shuffled), a)  # trec order does not depend on input order
 
 
-def test_columns_named_exactly_as_requested():
-    names = ["P_10", "P@10", "ndcg_cut_10", "nDCG@10", "map", "AP", "recip_rank", "RR"]
-    df = sg.evaluate(QRELS, RUN, names)
-    assert list(df.columns) == names
-    assert df.loc["q1", "P_10"] == df.loc["q1", "P@10"]
-    assert df.loc["q1", "map"] == df.loc["q1", "AP"]
+def test_columns_named_as_requested_and_two_spellings_of_one_measure_refused():
+    trec = ["P_10", "ndcg_cut_10", "map", "recip_rank"]
+    ir = ["P@10", "nDCG@10", "AP", "RR"]
+    a, b = sg.evaluate(QRELS, RUN, trec), sg.evaluate(QRELS, RUN, ir)
+    assert list(a.columns) == trec and list(b.columns) == ir
+    np.testing.assert_array_equal(a.to_numpy(), b.to_numpy())
+    with pytest.raises(ValueError, match=r"requested twice: 'P_10' and 'P@10' \(both P@10\)"):
+        sg.evaluate(QRELS, RUN, ["P_10", "P@10"])
 
 
 # ------------------------------------------------------------ measure names
@@ -376,7 +391,9 @@ def test_bad_grades_and_options():
         sg.evaluate(QRELS, RUN, ["AP"], rel_level=0)
     with pytest.raises(ValueError, match="requested twice"):
         sg.evaluate(QRELS, RUN, ["AP", "AP"])
-    with pytest.raises(TypeError, match="run must be a dict"):
+    with pytest.raises(TypeError, match="run must be a dict"):  # not an input form searchgrade.io.as_run reads
+        sg.evaluate(QRELS, 42, ["AP"])
+    with pytest.raises(TypeError, match="run records"):  # records must be namedtuples or dicts (io.as_run)
         sg.evaluate(QRELS, [("q1", "a", 1.0)], ["AP"])
 
 
@@ -388,7 +405,7 @@ def test_expected_ties_refuse_measures_without_closed_form(name):
 
 def test_known_measures_covers_both_styles():
     known = sg.known_measures()
-    assert "nDCG(gain,discount,b)[@k]" in known and "ndcg_cut_k" in known and "map" in known
+    assert "nDCG(gain,discount,b,gains)[@k]" in known and "ndcg_cut_k" in known and "map" in known
 
 
 def test_package_exports_the_public_api():
@@ -424,3 +441,17 @@ def test_all_empty_rankings_score_zero_in_every_tie_mode(ties):
         assert df.shape == (2, len(names))
         assert (df.to_numpy() == 0).all()
         assert all(dtype == np.float64 for dtype in df.dtypes), df.dtypes
+
+
+def test_a_measure_own_judged_only_ranks_the_run_a_second_time():
+    qrels = {"q1": {"a": 0, "b": 1}}
+    run = {"q1": {"x": 3.0, "a": 2.0, "y": 1.5, "b": 1.0}}
+    ev = Evaluator(qrels, ["RR", "RR(judged_only=True)", "NumRet"])
+    df = ev.evaluate(run)
+    assert list(df.columns) == ["RR", "RR(judged_only=True)", "NumRet"]
+    assert df.loc["q1"].tolist() == [pytest.approx(1 / 4), pytest.approx(1 / 2), 4]
+    condensed = sg.evaluate(qrels, run, ["RR", "RR(judged_only=False)"], judged_only=True)
+    assert condensed.loc["q1"].tolist() == [pytest.approx(1 / 2), pytest.approx(1 / 4)]  # the measure's own wins
+    rows, ctx = ev.rank(run)
+    with pytest.raises(ValueError, match=r"need a ranking with judged_only=True; use evaluate\(run\)"):
+        ev.evaluate_ranked(rows, ctx)

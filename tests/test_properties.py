@@ -82,10 +82,12 @@ def rbp_reference(qrels_q, run_q, p, level):
 def test_binary_rbp_matches_trec_eval_loop(data, p):
     # pytrec_eval 0.5 has no rbp; on binary qrels trec_eval's rbp is this loop (checked on out.test too).
     qrels, run = data
-    df = sg.evaluate(qrels, run, [f"RBP(p={p})", "rbp"])
+    df = sg.evaluate(qrels, run, [f"RBP(p={p})"])
+    trec = sg.evaluate(qrels, run, ["rbp"])  # trec_eval's rbp: p = 0.9, printed as RBP(p=0.9)
+    assert list(trec.columns) == ["RBP(p=0.9)"]
     for q in df.index:
         assert df.loc[q, f"RBP(p={p})"] == pytest.approx(rbp_reference(qrels[q], run[q], p, 1), abs=1e-12)
-        assert df.loc[q, "rbp"] == pytest.approx(rbp_reference(qrels[q], run[q], 0.9, 1), abs=1e-12)
+        assert trec.loc[q, "RBP(p=0.9)"] == pytest.approx(rbp_reference(qrels[q], run[q], 0.9, 1), abs=1e-12)
 
 
 BOUNDED = ["P@3", "R@5", "Hit@2", "Rprec", "AP", "AP@5", "RR", "RR@3", "nDCG", "nDCG@5", "nDCG(gain=exp)@5",

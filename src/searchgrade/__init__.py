@@ -7,6 +7,7 @@ from .metrics import (
     aggregate,
     evaluate,
     known_measures,
+    mean,
     parse_measure,
     score_ranking,
 )
@@ -19,6 +20,7 @@ __all__ = [
     "aggregate",
     "evaluate",
     "known_measures",
+    "mean",
     "parse_measure",
     "score_ranking",
     *_io.__all__,

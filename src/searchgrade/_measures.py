@@ -8,6 +8,8 @@ kernel returns one float per query, computed with segment operations
 Python loop over queries.  Only the experimental trec_eval measures (G, binG,
 ndcg_rel, Rndcg), which trec_eval itself defines by a sequential loop, and the
 tie-aware reciprocal rank run a short loop over the few queries that need it.
+Which kernel computes which measure, with which parameters, is recorded in
+:mod:`searchgrade._registry`.
 
 Conventions shared by all kernels (``L`` is the binary relevance level):
 
@@ -22,7 +24,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from itertools import chain
-from typing import Callable
 
 import numpy as np
 from scipy.special import gammaln
@@ -50,6 +51,7 @@ class Ranked:
     expected: bool = False  # ties="expected": tie groups are averaged over
     gid: np.ndarray | None = None  # tie group of each entry (expected mode)
     cache: dict = field(default_factory=dict)
+    judged_only: bool = False  # unjudged documents were dropped before ranking
 
     def docids(self) -> list:
         """Document ids of all entries, in rank order (built on request)."""
@@ -120,13 +122,20 @@ class Ranked:
         """Judged non-relevant qrels documents (0 <= grade < level), per row."""
         return np.bincount(self.qseg[self.qgrade < level], minlength=self.n).astype(np.float64)
 
-    def max_grade(self) -> np.ndarray:
-        """Largest qrels grade of each row (0 if none)."""
-        if "maxg" not in self.cache:
-            m = np.zeros(self.n)
+    def top_grade(self) -> np.ndarray:
+        """Largest qrels grade of each row as an exact integer (0 if none)."""
+        if "topg" not in self.cache:
+            m = np.zeros(self.n, dtype=np.int64)
             if len(self.qgrade):
-                np.maximum.at(m, self.qseg, self.qgrade.astype(np.float64))
-            self.cache["maxg"] = m
+                first = np.flatnonzero(np.r_[True, self.qseg[1:] != self.qseg[:-1]])  # grades are best first
+                m[self.qseg[first]] = self.qgrade[first]
+            self.cache["topg"] = m
+        return self.cache["topg"]
+
+    def max_grade(self) -> np.ndarray:
+        """Largest qrels grade of each row (0 if none), as floats."""
+        if "maxg" not in self.cache:
+            self.cache["maxg"] = self.top_grade().astype(np.float64)
         return self.cache["maxg"]
 
     def rel(self, level: int) -> np.ndarray:
@@ -172,6 +181,33 @@ class Ranked:
         c = np.cumsum(mask, dtype=np.int64)
         before = np.concatenate(([0], np.cumsum(np.bincount(seg[mask], minlength=self.n))[:-1]))
         return c - before[seg]
+
+
+def _local_cumsum(x: np.ndarray, seg: np.ndarray, n: int, exclusive: bool = False) -> np.ndarray:
+    """Cumulative sum of x within each row (seg non-decreasing), summed row by row.
+
+    Unlike a cumulative sum over the whole run, no rounding error is carried
+    from one query into the next.  Rows of similar length (the same power of
+    two) are laid out as one padded matrix; ``exclusive`` sums the entries
+    before each one only (0 for a row's first entry).
+    """
+    x = np.asarray(x, dtype=np.float64)
+    out = np.zeros(len(x))
+    counts = np.bincount(seg, minlength=n)
+    starts = np.cumsum(counts) - counts
+    size_class = np.ceil(np.log2(np.maximum(counts, 1))).astype(np.int64)
+    for c in np.unique(size_class[counts > 0]).tolist():
+        rows = np.flatnonzero((size_class == c) & (counts > 0))
+        width = int(counts[rows].max())
+        filled = np.arange(width) < counts[rows][:, None]
+        cells = (starts[rows][:, None] + np.arange(width))[filled]
+        mat = np.zeros(filled.shape)
+        mat[filled] = x[cells]
+        csum = np.cumsum(mat, axis=1)
+        if exclusive:
+            csum = np.concatenate((np.zeros((len(rows), 1)), csum[:, :-1]), axis=1)
+        out[cells] = csum[filled]
+    return out
 
 
 def _div(num, den) -> np.ndarray:
@@ -313,12 +349,70 @@ def reciprocal_rank(ctx, m):
     return out
 
 
-def _gain(ctx, m, grade):
-    """Gain of a grade: linear g (trec_eval), or exponential 2^g - 1 (Burges et al. 2005)."""
+_EXP_FLOOR = -1100  # 2^-1100 is 0 in float64: exponents below it need not be told apart
+
+
+def _pow2(e: np.ndarray) -> np.ndarray:
+    """2^e for integer exponents e <= 0, exact down to the smallest float (np.ldexp)."""
+    return np.ldexp(1.0, np.maximum(e, _EXP_FLOOR).astype(np.int32))
+
+
+def _exp_scale(ctx, m) -> np.ndarray | None:
+    """Per-row exponent s by which exponential gains are scaled down (2^-s), or None for linear gains.
+
+    s is the row's largest qrels grade: every retrieved grade is at most s, so
+    (2^g - 1) / 2^s = 2^(g-s) - 2^-s lies in [0, 1) and stays finite for any grade.
+    """
+    if m.params.get("gain", "linear") != "exp":
+        return None
+    return ctx.top_grade()
+
+
+def _gain(ctx, m, grade, seg, judged=None):
+    """Gain of each grade (entries in rows seg): linear g, custom gains={g: v}, or exp (2^g - 1) / 2^s.
+
+    Custom gains apply to judged documents (``judged``; None: all are, as in
+    the ideal ranking): an unjudged document gains 0 even when grade 0 has a
+    gain (trec_eval's ndcg.0=v).  Exponential gains come scaled by 2^-s per row
+    (:func:`_exp_scale`): nDCG's ratio does not change (a power of two scales
+    exactly), DCG and CG scale back.
+    """
+    scale = _exp_scale(ctx, m)
+    if scale is not None:  # grade 0 gains exactly 0: compute the others only
+        out = np.zeros(len(grade))
+        pos = np.flatnonzero(grade > 0)
+        s = scale[seg[pos]]
+        out[pos] = _pow2(grade[pos] - s) - _pow2(-s)
+        return out
     g = grade.astype(np.float64)
-    if m.params.get("gain", "linear") == "exp":
-        return np.exp2(g) - 1.0
+    gains = m.params.get("gains")
+    if gains:
+        out = g.copy()
+        for level, value in gains.items():
+            hit = grade == level
+            out[hit if level or judged is None else hit & judged] = value
+        return out
     return g
+
+
+def _gain_entries(ctx, m) -> np.ndarray:
+    """Positions of the retrieved entries that can gain: grade > 0, or judged when grade 0 has a gain."""
+    return ctx.where("judged") if m.params.get("gains", {}).get(0) else ctx.where("gain")
+
+
+def _unscale(ctx, m, values: np.ndarray) -> np.ndarray:
+    """DCG/CG values computed with scaled exponential gains, scaled back by 2^s; ValueError on overflow."""
+    scale = _exp_scale(ctx, m)
+    if scale is None:
+        return values
+    with np.errstate(over="ignore"):
+        out = np.ldexp(values, np.minimum(scale, 2000).astype(np.int32))
+    bad = ~np.isfinite(out)
+    if bad.any():
+        g = int(scale[np.flatnonzero(bad)[0]])
+        raise ValueError(f"measure {m.name!r}: with gain=exp the gain 2^g - 1 of grade {g} does not fit in a "
+                         f"float (the largest is about 2^1024); nDCG(gain=exp), a ratio, stays finite")
+    return out
 
 
 def _discount(m, rank):
@@ -332,24 +426,26 @@ def _discount(m, rank):
 
 def _dcg(ctx, m, discounted=True):
     """Per-row DCG (or CG) of the run within the cutoff."""
-    if not ctx.expected:  # documents with grade 0 gain 0: visit the others only
-        idx = ctx.where("gain")
+    if not ctx.expected:  # documents with grade 0 gain 0 (unless gains= says otherwise): visit the others only
+        idx = _gain_entries(ctx, m)
         seg, rank = ctx.seg[idx], ctx.rank[idx]
         if m.cutoff is not None:
             keep = rank <= m.cutoff
             idx, seg, rank = idx[keep], seg[keep], rank[keep]
-        w = _gain(ctx, m, ctx.grade[idx])
+        w = _gain(ctx, m, ctx.grade[idx], seg, ctx.judged[idx])
         if discounted:
             w = w * _discount(m, rank)
         return ctx.rowsum(seg, w)
-    gain = ctx.lin(_gain(ctx, m, ctx.grade))
+    gain = ctx.lin(_gain(ctx, m, ctx.grade, ctx.seg, ctx.judged))
     w = gain * _discount(m, ctx.rank) if discounted else gain
     return ctx.ssum(w, ctx.top(m.cutoff))
 
 
 def _ideal_dcg(ctx, m, discounted=True):
-    """Per-row DCG of the ideal ranking (all judged documents by decreasing grade) within the cutoff."""
-    g = _gain(ctx, m, ctx.qgrade)
+    """Per-row DCG of the ideal ranking (all judged documents by decreasing gain) within the cutoff."""
+    g = _gain(ctx, m, ctx.qgrade, ctx.qseg)
+    if m.params.get("gains"):  # custom gains need not follow the grades' order
+        g = g[np.lexsort((-g, ctx.qseg))]
     w = g * _discount(m, ctx.qrank) if discounted else g
     if m.cutoff is not None:
         w = np.where(ctx.qrank <= m.cutoff, w, 0.0)
@@ -363,12 +459,12 @@ def ndcg(ctx, m):
 
 def dcg(ctx, m):
     """DCG@k = sum over ranks i <= k of gain(g_i) * discount(i) (not normalised)."""
-    return _dcg(ctx, m)
+    return _unscale(ctx, m, _dcg(ctx, m))
 
 
 def cg(ctx, m):
     """CG@k = sum over ranks i <= k of gain(g_i) (cumulated gain, no discount)."""
-    return _dcg(ctx, m, discounted=False)
+    return _unscale(ctx, m, _dcg(ctx, m, discounted=False))
 
 
 def _rbp_gain(ctx, m):
@@ -400,16 +496,26 @@ def rbp_resid(ctx, m):
 
 
 def err(ctx, m):
-    """ERR@k = sum_i (1/i) R_i prod_{j<i} (1 - R_j), R_i = (2^g_i - 1) / 2^gmax (Chapelle et al. 2009)."""
-    if "max_grade" in m.params:
-        gmax = np.full(ctx.n, float(m.params["max_grade"]))
-    else:
-        gmax = ctx.max_grade()
-    g = np.minimum(ctx.grade.astype(np.float64), gmax[ctx.seg])
-    R = (np.exp2(g) - 1.0) / np.exp2(gmax[ctx.seg])
-    log_keep = np.log1p(-R)
-    before = ctx.segcumsum(log_keep) - log_keep  # log prod_{j<i} (1 - R_j)
-    return ctx.ssum(R * np.exp(before) / ctx.rank, ctx.top(m.cutoff))
+    """ERR@k = sum_i (1/i) R_i prod_{j<i} (1 - R_j), R_i = (2^g_i - 1) / 2^gmax (Chapelle et al. 2009).
+
+    gmax is ``max_grade=`` or the query's largest grade; grades above it count
+    as gmax.  R_i = 2^(g_i - gmax) - 2^-gmax and log(1 - R_j) (exactly
+    -gmax log 2 when g_j = gmax) are computed with ldexp and log1p, so any grade
+    stays finite; the product runs within each query on its own.
+    """
+    top = np.full(ctx.n, m.params["max_grade"], np.int64) if "max_grade" in m.params else ctx.top_grade()
+    idx = ctx.where("gain")  # only grades > 0 have R > 0 (and 1 - R < 1)
+    seg, rank = ctx.seg[idx], ctx.rank[idx]
+    if m.cutoff is not None:
+        keep = rank <= m.cutoff
+        idx, seg, rank = idx[keep], seg[keep], rank[keep]
+    gmax = top[seg]
+    g = np.minimum(ctx.grade[idx], gmax)
+    stop = _pow2(g - gmax) - _pow2(-gmax)
+    with np.errstate(divide="ignore"):
+        log_keep = np.where(g == gmax, -gmax * np.log(2.0), np.log1p(_pow2(-gmax) - _pow2(g - gmax)))
+    before = _local_cumsum(log_keep, seg, ctx.n, exclusive=True)  # log prod_{j<i} (1 - R_j)
+    return ctx.rowsum(seg, stop * np.exp(before) / rank)
 
 
 def bpref(ctx, m):
@@ -548,10 +654,22 @@ def set_ap(ctx, m):
 
 
 def utility(ctx, m):
-    """Utility(a,b,c) = a*|rel ret| + b*|nonrel ret| + c*|rel not ret| (trec_eval utility, d term 0)."""
+    """Utility = a*|rel ret| + b*|nonrel ret| + c*|rel not ret| + d*|nonrel not ret| (trec_eval utility).
+
+    |nonrel not ret| = n_docs + |rel ret| - |ret| - R, with n_docs the collection
+    size (trec_eval -N); trec_eval's defaults are a, b, c, d = 1, -1, 0, 0.
+    """
     nrr, nret, R = _set_counts(ctx, m)
     p = m.params
-    return p.get("a", 1.0) * nrr + p.get("b", -1.0) * (nret - nrr) + p.get("c", 0.0) * (R - nrr)
+    out = p.get("a", 1.0) * nrr + p.get("b", -1.0) * (nret - nrr) + p.get("c", 0.0) * (R - nrr)
+    if p.get("d", 0.0):
+        out = out + p["d"] * (p["n_docs"] + nrr - nret - R)
+    return out
+
+
+def num_q(ctx, m):
+    """NumQ = 1 per query evaluated (summed by aggregate: trec_eval's num_q)."""
+    return np.ones(ctx.n)
 
 
 def num_ret(ctx, m):
@@ -722,86 +840,3 @@ def rndcg(ctx, m):
             i += 1
         out[row] = s / changes if changes else 0.0
     return out
-
-
-# ============================================================ family registry
-@dataclass(frozen=True)
-class Family:
-    """A measure family: its parameters, cutoff rule, aggregation and kernel."""
-
-    name: str
-    kernel: Callable
-    params: tuple = ()  # allowed parameter names
-    cutoff: str = "optional"  # "none", "optional", "required", "recall" (a float in [0, 1])
-    agg: str = "mean"  # "mean", "gmean" (trec_eval's geometric mean), "sum"
-    expected: bool = True  # defined in closed form for ties="expected"
-    integer: bool = False  # a count
-    binary: bool = True  # uses the binary relevance level
-    defaults: tuple = ()  # (name, value) pairs
-    doc: str = ""
-
-
-FAMILIES: dict[str, Family] = {
-    f.name: f
-    for f in [
-        Family("P", precision, ("rel",), "required", doc="precision at k"),
-        Family("R", recall, ("rel",), "required", doc="recall at k"),
-        Family("Hit", hit, ("rel",), "required", doc="1 if a relevant document is in the top k (success)"),
-        Family("RelP", relative_precision, ("rel",), "required", doc="relevant in top k / min(k, R)"),
-        Family("Rprec", r_precision, ("rel",), "none", doc="precision after R documents"),
-        Family("RprecMult", rprec_mult, ("rel", "m"), "none", defaults=(("m", 1.0),),
-               doc="precision after floor(m*R + 0.9) documents"),
-        Family("AP", average_precision, ("rel",), doc="average precision (AP@k: divided by R)"),
-        Family("GMAP", average_precision, ("rel",), agg="gmean", doc="AP per query, geometric mean over queries"),
-        Family("RR", reciprocal_rank, ("rel",), doc="reciprocal rank of the first relevant document"),
-        Family("nDCG", ndcg, ("gain", "discount", "b"), binary=False, doc="normalised discounted cumulative gain"),
-        Family("DCG", dcg, ("gain", "discount", "b"), binary=False, doc="discounted cumulative gain"),
-        Family("CG", cg, ("gain",), binary=False, doc="cumulated gain"),
-        Family("RBP", rbp, ("p", "rel", "max_grade"), defaults=(("p", 0.8),), binary=False, doc="rank-biased precision"),
-        Family("RBP_resid", rbp_resid, ("p",), defaults=(("p", 0.8),), binary=False,
-               doc="RBP residual: the most unjudged documents could add"),
-        Family("ERR", err, ("max_grade",), expected=False, binary=False, doc="expected reciprocal rank"),
-        Family("Bpref", bpref, ("rel",), "none", expected=False, doc="binary preference"),
-        Family("infAP", infap, ("rel",), "none", expected=False, doc="inferred AP (trec_eval)"),
-        Family("Judged", judged_at, (), "required", binary=False, doc="fraction of the top k with a judgment"),
-        Family("Hole", hole_at, (), "required", binary=False, doc="1 - Judged@k"),
-        Family("Unj", unjudged_at, (), "required", binary=False, doc="unjudged in top k / k (trec_eval unj_k)"),
-        Family("IPrec", iprec, ("rel",), "recall", expected=False, doc="interpolated precision at a recall level"),
-        Family("11pt", eleven_pt, ("rel",), "none", expected=False, doc="11-point interpolated average precision"),
-        Family("SetP", set_p, ("rel",), "none", doc="precision of the retrieved set"),
-        Family("SetR", set_r, ("rel",), "none", doc="recall of the retrieved set"),
-        Family("SetF", set_f, ("rel", "beta"), "none", defaults=(("beta", 1.0),),
-               doc="F_beta of the retrieved set"),
-        Family("SetE", set_e, ("rel", "beta"), "none", defaults=(("beta", 1.0),),
-               doc="van Rijsbergen's E = 1 - F_beta"),
-        Family("SetRelP", set_rel_p, ("rel",), "none", doc="relevant retrieved / min(retrieved, R)"),
-        Family("SetAP", set_ap, ("rel",), "none", doc="SetP * SetR (trec_eval set_map)"),
-        Family("Utility", utility, ("rel", "a", "b", "c"), "none",
-               defaults=(("a", 1.0), ("b", -1.0), ("c", 0.0)), doc="linear utility"),
-        Family("NumRet", num_ret, (), "none", agg="sum", integer=True, binary=False, doc="documents retrieved"),
-        Family("NumRel", num_rel, ("rel",), "none", agg="sum", integer=True, doc="relevant documents in qrels"),
-        Family("NumRelRet", num_rel_ret, ("rel",), "none", agg="sum", integer=True,
-               doc="relevant documents retrieved"),
-        Family("NumNonRelJudgedRet", num_nonrel_judged_ret, ("rel",), "none", agg="sum", integer=True,
-               doc="judged non-relevant documents retrieved"),
-        Family("GMBpref", bpref, ("rel",), "none", agg="gmean", expected=False,
-               doc="bpref per query, geometric mean over queries"),
-        Family("binG", bin_g, ("rel",), "none", expected=False, doc="trec_eval binG (experimental)"),
-        Family("G", g_measure, (), "none", expected=False, binary=False, doc="trec_eval G (experimental)"),
-        Family("nDCG_rel", ndcg_rel, (), "none", expected=False, binary=False,
-               doc="trec_eval ndcg_rel (experimental)"),
-        Family("RnDCG", rndcg, ("rel",), "none", expected=False, doc="trec_eval Rndcg (experimental)"),
-    ]
-}
-
-#: Other spellings of family names (matched case-insensitively, like the names themselves).
-ALIASES = {
-    "success": "Hit",
-    "map": "AP",
-    "mrr": "RR",
-    "precision": "P",
-    "recall": "R",
-    "11ptavg": "11pt",
-    "setrecall": "SetR",
-    "setprecision": "SetP",
-}

@@ -1,13 +1,35 @@
-"""Strict readers and writers for TREC qrels and run files.
+"""Readers and writers of TREC qrels and runs, and the one front door for every input form.
 
 A qrels line is ``qid iter docno rel`` and a run line is
-``qid iter docno rank score runid``, fields separated by any whitespace.
-Blank lines are skipped (they hold no data); every other malformed line is an
-error that names the file, the line and the problem. Nothing is silently dropped.
+``qid iter docno rank score runid``, fields separated by whitespace.  The readers accept
+what trec_eval 10.0 accepts and report what they skip or ignore instead of dropping it
+silently (an :class:`InputWarning`; :func:`load_run` / :func:`load_qrels` also return a
+:class:`ReadReport`):
+
+* ``#`` lines (first non-blank character ``#``) are comments, in runs and in qrels
+  (trec_eval 10.0 documents them for both; its qrels reader crashes on some layouts);
+* fields after a run's run id are ignored, as trec_eval does (its ``results.trunc``
+  fixture has "junk at end of lines"); a qrels line has exactly 4 fields, as in trec_eval;
+* iter and rank are ignored (trec_eval orders by score); a rank that is not an integer is
+  reported, since it often means the columns are out of order;
+* blank lines are skipped and counted (trec_eval 10.0 refuses them in qrels);
+* fields are split at C whitespace (space, tab, CR, VT, FF) as trec_eval does, so a
+  no-break space or an ideographic space is part of an id.
+
+Everything else is an error that names the source and the line (:class:`FormatError`,
+``run.gz:17: ...``, ``<stdin>:3: ...``): too few fields, a score that is not a finite
+decimal number, a grade that is not a decimal integer in trec_eval's 64-bit range
+(``-2**63`` to ``2**63 - 1``), a document twice in one query, invalid UTF-8, a source
+with no data line.
+
+Sources: a path (str or PathLike; gzip recognised by its magic bytes, whatever the
+name), ``"-"`` for standard input, or an open text or binary file.  UTF-8, with an
+optional byte-order mark.
 
 In memory, qrels are ``{qid: {docno: grade}}`` and runs ``{qid: {docno: score}}``.
 A run read from a file keeps the file's order within each query (dict insertion
-order), which is the "input" tie order of ``searchgrade.evaluate``.
+order), which is the "input" tie order of ``searchgrade.evaluate``.  :func:`as_qrels`
+and :func:`as_run` also take pandas DataFrames and ir_measures' namedtuples.
 
 The writers put query ids in plain string order ("10" sorts before "9") and a
 run's documents in trec_eval's order (score descending, ties by docno
@@ -21,153 +43,186 @@ import operator
 import os
 from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+import pandas as pd
+
+from . import _frames, _trec_bulk, _trec_text
+from ._report import FormatError, InputWarning, LineSet, ReadReport
+from ._sources import decode, is_source, raw_bytes, read_source
 
 __all__ = [
     "FormatError",
+    "InputWarning",
+    "ReadReport",
     "trec_order",
     "parse_qrels",
     "read_qrels",
+    "load_qrels",
     "parse_run",
     "read_run",
+    "load_run",
+    "as_qrels",
+    "as_run",
+    "qrels_frame",
+    "run_frame",
     "write_run",
     "write_qrels",
 ]
 
+for _cls in (FormatError, InputWarning, LineSet, ReadReport):
+    _cls.__module__ = __name__  # documented and pickled as searchgrade.io.<name>
+
 Qrels = dict[str, dict[str, int]]
 Run = dict[str, dict[str, float]]
 
-_QRELS_FORMAT = "'qid iter docno rel'"
-_RUN_FORMAT = "'qid iter docno rank score runid'"
+
+class LoadedQrels(NamedTuple):
+    """What :func:`load_qrels` returns: the qrels and the report of their reading."""
+
+    qrels: Qrels
+    report: ReadReport
 
 
-class FormatError(ValueError):
-    """A malformed qrels or run file: ``str()`` is ``"{path}:{line}: {problem}"``."""
+class LoadedRun(NamedTuple):
+    """What :func:`load_run` returns: the run, its name (the first line's run id) and the report."""
 
-    def __init__(self, path: str, line: int | None, problem: str):
-        self.path = str(path)
-        self.line = line
-        self.problem = problem
-        where = self.path if line is None else f"{self.path}:{line}"
-        super().__init__(f"{where}: {problem}")
-
-    def __reduce__(self):
-        return (type(self), (self.path, self.line, self.problem))
+    run: Run
+    name: str
+    report: ReadReport
 
 
-def _as_lines(lines: Iterable[str] | str) -> list[str]:
-    """A list of lines; a single string is split at newlines (not at other Unicode breaks)."""
+# ------------------------------------------------------------------------------- reading
+def _parse(content: bytes | str, source: str, kind: str) -> tuple[dict, ReadReport]:
+    """Read raw content: the bulk reader for large regular files, else (or when it declines) the strict one."""
+    data = raw_bytes(source, content)
+    if isinstance(data, bytes) and len(data) >= _trec_bulk.MIN_BYTES:
+        got = _trec_bulk.read_bulk(data, source, kind)
+        if got is not None:
+            return got
+    strict = _trec_text.read_run_text if kind == "run" else _trec_text.read_qrels_text
+    return strict(decode(source, data), source)
+
+
+def _text(lines: Iterable[str] | str, source: str) -> str:
+    """Lines as one text; a single string is taken as it is (lines end at newlines only)."""
     if isinstance(lines, str):
-        return lines.split("\n")
-    return lines if isinstance(lines, list) else list(lines)
+        return lines
+    if isinstance(lines, (bytes, bytearray)):
+        raise TypeError(f"{source}: expected str lines, not bytes; read_run / read_qrels read binary files")
+    lines = [line.removesuffix("\n") for line in lines]
+    text = "\n".join(lines)
+    if text.count("\n") != max(len(lines) - 1, 0):
+        lineno = next(i for i, line in enumerate(lines, 1) if "\n" in line)
+        raise FormatError(source, lineno, "a line holds a line break (pass one line per item, or one string)")
+    return text
 
 
-def _read_lines(path: str | os.PathLike) -> list[str]:
-    """The lines of a UTF-8 file (a leading byte-order mark is skipped); bad bytes raise FormatError."""
-    data = Path(path).read_bytes()
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as err:
-        line = data.count(b"\n", 0, err.start) + 1
-        raise FormatError(str(path), line, f"not valid UTF-8 ({err.reason})") from None
-    return text.split("\n")
+def load_qrels(source, *, warn: bool = False) -> LoadedQrels:
+    """Read qrels from a path, ``"-"`` or an open file: ``(qrels, report)``; warn=True also warns on skips."""
+    name, content = read_source(source)
+    qrels, report = _parse(content, name, "qrels")
+    if warn:
+        report.warn()
+    return LoadedQrels(qrels, report)
 
 
-def _int(text: str, what: str, source: str, lineno: int) -> int:
-    """Parse an ASCII decimal integer such as '-1' or '+3' (no underscores, no other digits)."""
-    try:
-        if text.isascii() and "_" not in text:
-            return int(text)
-    except ValueError:
-        pass
-    raise FormatError(source, lineno, f"{what} {text!r} is not an integer")
+def read_qrels(source, *, warn: bool = True) -> Qrels:
+    """Read TREC qrels (a path, ``.gz`` too, ``"-"`` or an open file) into ``{qid: {docno: grade}}``."""
+    return load_qrels(source, warn=warn).qrels
 
 
-def _first_line(lines: list[str], stop: int, nfields: int, qid: str, docno: str) -> int:
-    """1-based number of the first line before index stop that holds (qid, docno)."""
-    for i in range(stop):
-        f = lines[i].split()
-        if len(f) == nfields and f[0] == qid and f[2] == docno:
-            return i + 1
-    raise AssertionError("duplicate without a first occurrence")  # pragma: no cover
-
-
-def parse_qrels(lines: Iterable[str] | str, source: str = "<string>") -> Qrels:
-    """Parse qrels lines ``qid iter docno rel`` into ``{qid: {docno: grade}}`` (grade: any integer)."""
-    lines = _as_lines(lines)
-    qrels: Qrels = {}
-    for lineno, line in enumerate(lines, 1):
-        f = line.split()
-        if len(f) != 4:
-            if not f:
-                continue
-            raise FormatError(source, lineno, f"expected 4 fields {_QRELS_FORMAT}, found {len(f)}")
-        qid, _, docno, rel = f
-        grade = _int(rel, "relevance grade", source, lineno)
-        docs = qrels.get(qid)
-        if docs is None:
-            docs = qrels[qid] = {}
-        elif docno in docs:
-            first = _first_line(lines, lineno - 1, 4, qid, docno)
-            raise FormatError(
-                source, lineno, f"duplicate judgment: query {qid} document {docno} is already on line {first}"
-            )
-        docs[docno] = grade
-    if not qrels:
-        raise FormatError(source, None, "empty file: no qrels lines")
+def parse_qrels(lines: Iterable[str] | str, source: str = "<string>", *, warn: bool = True) -> Qrels:
+    """Parse qrels lines ``qid iter docno rel`` (a string or one line per item) into ``{qid: {docno: grade}}``."""
+    qrels, report = _parse(_text(lines, source), source, "qrels")
+    if warn:
+        report.warn()
     return qrels
 
 
-def read_qrels(path: str | os.PathLike) -> Qrels:
-    """Read a TREC qrels file (UTF-8) into ``{qid: {docno: grade}}``."""
-    return parse_qrels(_read_lines(path), source=str(path))
+def load_run(source, *, warn: bool = False) -> LoadedRun:
+    """Read a run from a path, ``"-"`` or an open file: ``(run, name, report)``; warn=True also warns."""
+    name, content = read_source(source)
+    run, report = _parse(content, name, "run")
+    if warn:
+        report.warn()
+    return LoadedRun(run, report.run_ids[0], report)
 
 
-def parse_run(
-    lines: Iterable[str] | str, source: str = "<string>", with_name: bool = False
-) -> Run | tuple[Run, str]:
-    """Parse run lines ``qid iter docno rank score runid`` into ``{qid: {docno: score}}``, in file order."""
-    lines = _as_lines(lines)
-    run: Run = {}
-    name = None
-    isfinite = math.isfinite
-    for lineno, line in enumerate(lines, 1):
-        f = line.split()
-        if len(f) != 6:
-            if not f:
-                continue
-            raise FormatError(source, lineno, f"expected 6 fields {_RUN_FORMAT}, found {len(f)}")
-        qid, _, docno, rank, score_text, runid = f
-        if not (rank.isdecimal() and rank.isascii()):  # fast path for the usual 1, 2, 3, ...
-            _int(rank, "rank", source, lineno)
-        try:
-            if "_" in score_text or not score_text.isascii():  # Python-only spellings such as 1_000
-                raise ValueError
-            score = float(score_text)
-        except ValueError:
-            raise FormatError(source, lineno, f"score {score_text!r} is not a number") from None
-        if not isfinite(score):
-            raise FormatError(source, lineno, f"score {score_text!r} is not finite")
-        if name is None:
-            name = runid
-        docs = run.get(qid)
-        if docs is None:
-            docs = run[qid] = {}
-        elif docno in docs:
-            first = _first_line(lines, lineno - 1, 6, qid, docno)
-            raise FormatError(
-                source, lineno, f"duplicate document: query {qid} document {docno} is already on line {first}"
-            )
-        docs[docno] = score
-    if not run:
-        raise FormatError(source, None, "empty file: no run lines")
+def read_run(source, with_name: bool = False, *, warn: bool = True) -> Run | tuple[Run, str]:
+    """Read a TREC run (a path, ``.gz`` too, ``"-"`` or an open file); with_name=True also returns the first run id."""
+    run, name, _ = load_run(source, warn=warn)
     return (run, name) if with_name else run
 
 
-def read_run(path: str | os.PathLike, with_name: bool = False) -> Run | tuple[Run, str]:
-    """Read a TREC run file (UTF-8); with_name=True also returns the runid of its first line."""
-    return parse_run(_read_lines(path), source=str(path), with_name=with_name)
+def parse_run(
+    lines: Iterable[str] | str, source: str = "<string>", with_name: bool = False, *, warn: bool = True
+) -> Run | tuple[Run, str]:
+    """Parse run lines ``qid iter docno rank score runid`` into ``{qid: {docno: score}}``, in file order."""
+    run, report = _parse(_text(lines, source), source, "run")
+    if warn:
+        report.warn()
+    return (run, report.run_ids[0]) if with_name else run
 
 
+# --------------------------------------------------------------------------- any input form
+def as_qrels(obj, *, columns: Mapping[str, str] | None = None) -> Qrels:
+    """Qrels ``{qid: {docid: grade}}`` from any input form; a dict is returned as it is.
+
+    Accepted: a dict; a pandas DataFrame with columns ``query_id, doc_id, relevance``
+    (ir_measures) or ``qid, docno, rel`` / ``label`` (trec, pyterrier), or named by
+    ``columns={"query_id": ..., "doc_id": ..., "relevance": ...}``; an iterable of
+    ``ir_measures.Qrel`` (or other namedtuples or dicts with those fields); a path,
+    ``"-"`` or an open file (:func:`read_qrels`).  DataFrame ids must be str or integers
+    (written in decimal), grades integers (integral floats too) in the 64-bit range.
+    """
+    return _as(obj, columns, "qrels")
+
+
+def as_run(obj, *, columns: Mapping[str, str] | None = None) -> Run:
+    """A run ``{qid: {docid: score}}`` from any input form; a dict is returned as it is.
+
+    Accepted: a dict; a pandas DataFrame with columns ``query_id, doc_id, score``
+    (ir_measures) or ``qid, docno, score`` (trec, pyterrier), or named by ``columns=``;
+    an iterable of ``ir_measures.ScoredDoc`` (or other namedtuples or dicts with those
+    fields); a path, ``"-"`` or an open file (:func:`read_run`).  Each query keeps its
+    rows' order (the "input" tie order); scores must be finite numbers.
+    """
+    return _as(obj, columns, "run")
+
+
+def _as(obj, columns, kind: str) -> dict:
+    """The dispatcher behind as_qrels and as_run."""
+    if isinstance(obj, Mapping) or is_source(obj):
+        if columns is not None:
+            raise ValueError(f"columns= names DataFrame or record columns; {type(obj).__name__} has none")
+        if isinstance(obj, Mapping):
+            return obj
+        return read_qrels(obj) if kind == "qrels" else read_run(obj)
+    from_frame = _frames.qrels_from_frame if kind == "qrels" else _frames.run_from_frame
+    if isinstance(obj, pd.DataFrame):
+        return from_frame(obj, columns)
+    if isinstance(obj, Iterable) and not isinstance(obj, (bytes, bytearray)):
+        roles = _frames.QRELS_ROLES if kind == "qrels" else _frames.RUN_ROLES
+        source = f"{kind} records"
+        return from_frame(_frames.records_frame(obj, roles, columns, source), None, source, "record")
+    shape = "{qid: {docid: grade}}" if kind == "qrels" else "{qid: {docid: score}}"
+    raise TypeError(f"{kind} must be a dict {shape}, a DataFrame, records, a path, '-' or an open file, "
+                    f"not {type(obj).__name__}")
+
+
+def qrels_frame(obj, *, columns: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """Qrels (anything :func:`as_qrels` takes) as a DataFrame ``query_id, doc_id, relevance``."""
+    return _frames.frame_of(as_qrels(obj, columns=columns), "relevance", np.int64)
+
+
+def run_frame(obj, *, columns: Mapping[str, str] | None = None) -> pd.DataFrame:
+    """A run (anything :func:`as_run` takes) as a DataFrame ``query_id, doc_id, score``, in the run's order."""
+    return _frames.frame_of(as_run(obj, columns=columns), "score", np.float64)
+
+
+# ------------------------------------------------------------------------------- writing
 def _check_token(value, what: str) -> str:
     """A qid, docno or run name must be a non-empty str without whitespace to survive a round trip."""
     if not isinstance(value, str):

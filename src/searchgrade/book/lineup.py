@@ -25,12 +25,12 @@ from __future__ import annotations
 import itertools
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import pandas as pd
 
-from .. import metrics
+from .. import _registry, metrics
 from ..io import trec_order
 
 __all__ = [
@@ -372,25 +372,37 @@ def context_dependent(questions: Mapping[str, str], anywhere: bool = False) -> d
 # ---------------------------------------------------------------------------
 # cross-check with pytrec_eval
 
-#: searchgrade measure -> pytrec_eval measure ("RR@k" is recip_rank on the run cut to depth k).
-PYTREC_EVAL_NAMES = {"P": "P_{k}", "R": "recall_{k}", "nDCG": "ndcg_cut_{k}", "AP": "map_cut_{k}",
-                     "RR": "recip_rank", "Hit": "success_{k}"}
-_UNCUT = {"AP": "map", "RR": "recip_rank", "nDCG": "ndcg"}
+#: Families crosschecked against pytrec_eval here (its names come from the registry, searchgrade._registry).
+_CROSSCHECKED = ("P", "R", "Hit", "nDCG", "AP", "RR")
+
+
+def _pytrec_templates() -> tuple[dict, dict]:
+    """(family -> pytrec_eval name with a cutoff, e.g. "P_{k}"; family -> its name without one, e.g. "map")."""
+    cut, uncut = {}, {}
+    for fam in _CROSSCHECKED:
+        for spec in _registry.FAMILIES[fam].trec:
+            if spec.pytrec_eval and spec.style == "cut":
+                cut[fam] = spec.root + "_{k}"
+            elif spec.pytrec_eval and spec.style in ("plain", "pairs"):
+                uncut[fam] = spec.root
+    return cut, uncut
+
+
+#: searchgrade family -> pytrec_eval measure ("RR@k" is recip_rank on the run cut to depth k), from the registry.
+PYTREC_EVAL_NAMES, _UNCUT = _pytrec_templates()
+PYTREC_EVAL_NAMES["RR"] = _UNCUT["RR"]
 
 
 def _pytrec_name(measure: str) -> tuple[str, int | None]:
     """(pytrec_eval measure, depth to cut the run to or None) for a searchgrade measure name."""
     m = metrics.parse_measure(measure)
-    fam, k = m.family, m.cutoff
+    fam = _registry.FAMILIES[m.family]
     if "(" in m.canonical:
         raise ValueError(f"measure {measure!r}: parameters have no pytrec_eval counterpart here")
-    if fam == "RR":
-        return "recip_rank", k
-    if k is None:
-        if fam in _UNCUT:
-            return _UNCUT[fam], None
-    elif fam in PYTREC_EVAL_NAMES:
-        return PYTREC_EVAL_NAMES[fam].format(k=k), None
+    if m.family == "RR" and m.cutoff is not None:  # pytrec_eval has no RR@k: recip_rank of the cut run
+        return fam.pytrec_eval_name(replace(m, cutoff=None)), m.cutoff
+    if m.family in _CROSSCHECKED:
+        return fam.pytrec_eval_name(m), None
     raise ValueError(f"measure {measure!r} has no pytrec_eval counterpart in crosscheck_pytrec_eval; "
                      f"supported: P@k, R@k, Hit@k, nDCG@k, nDCG, AP@k, AP, RR, RR@k")
 

@@ -1,0 +1,446 @@
+"""Measure names: parsing searchgrade, ir_measures and trec_eval spellings into a :class:`Measure` (private).
+
+Three ways to name a measure, all read with the registry (:mod:`searchgrade._registry`):
+
+* ir_measures' syntax, ``Family(key=value,...)@cutoff``: ``nDCG@10``,
+  ``P(rel=2)@5``, ``RBP(p=0.8)``, values bare or quoted (``P(rel="2")@5``,
+  ``nDCG(dcg='exp-log2')@10``), a gain map as ``gains={1:1,2:3}``; family names
+  are case-insensitive and ir_measures' aliases work (MAP, MRR, NDCG, Success);
+  ir_measures' own parameter spellings map onto searchgrade's (``dcg`` ->
+  ``gain``, ``SetP(relative=True)`` -> SetRelP, ``NumRet(rel=1)`` -> NumRelRet);
+* trec_eval's printed names, case-sensitive: ``P_10``, ``map``, ``ndcg_cut_10``,
+  ``iprec_at_recall_0.10``, ``Rprec_mult_0.20``, ``set_F_0.5``,
+  ``utility_1,-2,0,0``, ``rbp_p=0.8``, ``rbp`` (trec_eval's p = 0.9);
+* an ir_measures measure object (``ir_measures.nDCG@10``): read from its
+  parameters, never by importing ir_measures.
+
+The printed name
+----------------
+A measure's ``name`` -- the column :func:`searchgrade.evaluate` gives it -- is
+the spelling as requested (``str()`` of an ir_measures object) when that
+spelling shows every parameter whose value differs from the family's default;
+otherwise it is the canonical spelling, which shows them all.  So ``"P_10"``
+stays ``P_10``, while ``"rbp"`` (p = 0.9, the default is 0.8) prints as
+``RBP(p=0.9)``, and the ir_measures object ``ERR@10`` (gdeval's grade scale of 4)
+prints as ``ERR(max_grade=4)@10``: two measures with different values never
+share a printed name.  ``Measure.canonical`` is ir_measures-style, parameters
+in the family's order.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from typing import Mapping
+
+from ._params import Param, fmt_value
+from ._registry import ALIASES, ANY, COMMON, FAMILIES, IR_CONVERT, IR_FIXED, Family, TrecName, family, trec_root
+
+__all__ = ["Measure", "parse_measure", "known_measures", "trec_expand", "is_ir_measure"]
+
+
+@dataclass(frozen=True)
+class Measure:
+    """A parsed measure: family, parameters, cutoff; ``name`` is its printed (column) name."""
+
+    name: str  # the printed name: the requested spelling unless it hides a parameter (module docstring)
+    family: str  # canonical family, e.g. "nDCG"
+    params: Mapping = field(default_factory=dict)  # every set parameter, defaults included
+    cutoff: float | int | None = None
+    rel_level: int = 1  # filled in by the Evaluator: the level used when rel= is not given
+    judged_only: bool = False  # filled in by the Evaluator: the setting used when judged_only= is not given
+    spelling: str = ""  # as requested (str() of an ir_measures object)
+
+    @property
+    def agg(self) -> str:
+        """How :func:`searchgrade.aggregate` combines queries: "mean", "gmean" or "sum"."""
+        return FAMILIES[self.family].agg
+
+    @property
+    def canonical(self) -> str:
+        """The ir_measures-style spelling showing every non-default parameter, e.g. ``nDCG(gain=exp)@10``."""
+        fam = FAMILIES[self.family]
+        shown = [f"{p.name}={fmt_value(self.params[p.name])}" for p in fam.params + COMMON
+                 if p.name in self.params and self.params[p.name] != p.default]
+        cut = "" if self.cutoff is None else f"@{fmt_value(self.cutoff)}"
+        return f"{fam.name}{'(' + ','.join(shown) + ')' if shown else ''}{cut}"
+
+    @property
+    def key(self) -> tuple:
+        """What the measure computes (family, parameters as evaluated, cutoff): equal keys, equal values."""
+        params = dict(self.params)
+        fam = FAMILIES[self.family]
+        if fam.param("rel") is not None and not fam.graded:  # a graded family's rel= changes the gain
+            params.setdefault("rel", self.rel_level)
+        params.setdefault("judged_only", self.judged_only)
+        items = tuple(sorted((k, tuple(sorted(v.items())) if isinstance(v, dict) else v) for k, v in params.items()))
+        return (self.family, items, self.cutoff)
+
+    @property
+    def trec_name(self) -> str:
+        """trec_eval's printed name (``P_10``, ``set_F_0.5``, ``rbp_p=0.8``); ValueError if trec_eval has none."""
+        return FAMILIES[self.family].trec_name(self)
+
+    def __str__(self) -> str:
+        return self.name
+
+
+def is_ir_measure(obj) -> bool:
+    """Whether obj looks like an ir_measures measure object (NAME, params, SUPPORTED_PARAMS)."""
+    return hasattr(obj, "SUPPORTED_PARAMS") and hasattr(obj, "NAME") and isinstance(getattr(obj, "params", None), dict)
+
+
+def parse_measure(name) -> Measure:
+    """Parse ``nDCG(gain=exp)@10``, ``P(rel="2")@5``, ``ndcg_cut_10``, an ir_measures object, ...; ValueError if unknown."""
+    if isinstance(name, Measure):
+        return name
+    if is_ir_measure(name):
+        return _from_ir_object(name)
+    if not isinstance(name, str):
+        raise TypeError(f"a measure must be a name (str), a Measure or an ir_measures measure, "
+                        f"not {type(name).__name__}")
+    text = name.strip()
+    return _from_trec(name, text) or _from_ir_text(name, text)
+
+
+def _unknown(spelling: str) -> ValueError:
+    return ValueError(f"unknown measure {spelling!r}; known measures: " + ", ".join(known_measures()))
+
+
+# ------------------------------------------------------------------ building
+def _build(spelling: str, fam: Family, items: list, cut, *, implied=(), hidden=frozenset()) -> Measure:
+    """The Measure for (parameter, raw value) items of ``fam``; implied parameters are set but not shown."""
+    keys = [key for key, _ in items]
+    twice = sorted({key for key in keys if keys.count(key) > 1})
+    if twice:
+        raise ValueError(f"measure {spelling!r}: parameter {', '.join(map(repr, twice))} given twice")
+    fam, items = _redirect(spelling, fam, items)
+    params = fam.defaults
+    params.update(dict(implied))
+    given = set()
+    for key, raw in items:
+        key, raw = _rename(spelling, fam, key, raw)
+        p = fam.param(key)
+        if p is None:
+            allowed = ", ".join(q.name for q in fam.params + COMMON)
+            raise ValueError(f"measure {spelling!r}: unknown parameter {key!r} (allowed: {allowed})")
+        params[key] = p.coerce(spelling, raw)
+        given.add(key)
+    if fam.finish is not None:
+        params = fam.finish(spelling, params, given)
+    m = Measure(spelling, fam.name, params, _check_cutoff(spelling, fam, cut), spelling=spelling)
+    shown = given - set(hidden)
+    differs = {p.name for p in fam.params + COMMON if p.name in params and params[p.name] != p.default}
+    return m if differs <= shown else replace(m, name=m.canonical)
+
+
+def _redirect(spelling: str, fam: Family, items: list) -> tuple[Family, list]:
+    """Apply ir_measures parameters that select another family (SetP(relative=True) is SetRelP)."""
+    out = []
+    for key, raw in items:
+        ir = next((i for i in fam.ir if i.name == key and i.family), None)
+        if ir is None:
+            out.append((key, raw))
+            continue
+        targets = dict(ir.family)
+        if ANY in targets:
+            fam = FAMILIES[targets[ANY]]
+        else:
+            value = Param(key, type(next(iter(targets)))).coerce(spelling, raw)
+            if value not in targets:
+                raise ValueError(f"measure {spelling!r}: parameter {key}={raw!r} has no searchgrade counterpart")
+            fam = FAMILIES[targets[value]]
+        if ir.to:
+            out.append((ir.to, raw))
+    return fam, out
+
+
+def _rename(spelling: str, fam: Family, key: str, raw):
+    """An ir_measures parameter spelling as searchgrade's (nDCG's dcg='exp-log2' is gain=exp)."""
+    ir = next((i for i in fam.ir if i.name == key and i.to and not i.family), None)
+    if ir is None:
+        return key, raw
+    if ir.values:
+        table = dict(ir.values)
+        text = raw.strip() if isinstance(raw, str) else raw
+        if text not in table:
+            allowed = " or ".join(repr(v) for v in table)
+            raise ValueError(f"measure {spelling!r}: parameter {key}={raw!r} has no searchgrade counterpart "
+                             f"(ir_measures' {key} must be {allowed})")
+        raw = table[text]
+    return ir.to, raw
+
+
+def _check_cutoff(measure: str, fam: Family, cutoff):
+    """The cutoff as an int (or a recall level as a float), checked against the family's rule."""
+    if fam.cutoff == "none" and cutoff is not None:
+        raise ValueError(f"measure {measure!r}: {fam.name} takes no cutoff")
+    if fam.cutoff in ("required", "recall") and cutoff is None:
+        example = "0.5" if fam.cutoff == "recall" else "10"
+        raise ValueError(f"measure {measure!r}: {fam.name} needs a cutoff, e.g. {fam.name}@{example}")
+    if cutoff is None:
+        return None
+    if fam.cutoff == "recall":
+        try:
+            r = float(cutoff)
+        except (TypeError, ValueError):
+            raise ValueError(f"measure {measure!r}: recall level {cutoff!r} is not a number") from None
+        if not 0 <= r <= 1:
+            raise ValueError(f"measure {measure!r}: recall level {cutoff!r} must lie in [0, 1]")
+        return r
+    text = str(cutoff).strip()
+    if isinstance(cutoff, bool) or not re.fullmatch(r"\d+", text) or int(text) < 1:
+        raise ValueError(f"measure {measure!r}: cutoff {cutoff!r} must be a positive integer")
+    return int(text)
+
+
+# ------------------------------------------------------------ ir_measures text
+_HEAD = re.compile(r"\s*([A-Za-z0-9_]+)\s*")
+_QUOTES = "'\""
+
+
+def _from_ir_text(spelling: str, text: str) -> Measure:
+    """``Family(key=value,...)@cutoff`` (searchgrade's and ir_measures' syntax)."""
+    mt = _HEAD.match(text)
+    if not mt:
+        raise _unknown(spelling)
+    fam = family(mt.group(1))
+    pos, items = mt.end(), []
+    if pos < len(text) and text[pos] == "(":
+        close = _closing(spelling, text, pos)
+        items = _items(spelling, text[pos + 1:close])
+        pos = close + 1
+    rest = text[pos:].strip()
+    cut = None
+    if rest:
+        if not rest.startswith("@") or fam is None:
+            raise _unknown(spelling)
+        cut = rest[1:].strip()
+        if len(cut) >= 2 and cut[0] in _QUOTES and cut[-1] == cut[0]:
+            cut = cut[1:-1]
+        if not cut:
+            raise ValueError(f"measure {spelling!r}: nothing after '@' (a cutoff such as @10)")
+    if fam is None:
+        raise _unknown(spelling)
+    return _build(spelling, fam, *_at_keyword(spelling, fam, items, cut))
+
+
+def _at_keyword(spelling: str, fam: Family, items: list, cut) -> tuple[list, object]:
+    """ir_measures' keyword form of the @ parameter: P(cutoff=5) is P@5, IPrec(recall=0.5) is IPrec@0.5."""
+    at = "recall" if fam.cutoff == "recall" else "cutoff"
+    rest = []
+    for key, value in items:
+        if key != at:
+            rest.append((key, value))
+        elif cut is not None:
+            raise ValueError(f"measure {spelling!r}: the {at} is given twice ({at}= and @)")
+        else:
+            cut = value
+    return rest, cut
+
+
+def _closing(spelling: str, text: str, start: int) -> int:
+    """Index of the ')' closing the '(' at ``start`` (quotes and braces respected)."""
+    quote, depth = None, 0
+    for i in range(start + 1, len(text)):
+        ch = text[i]
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in _QUOTES:
+            quote = ch
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif ch == ")" and depth == 0:
+            return i
+    raise ValueError(f"measure {spelling!r}: unbalanced parentheses, braces or quotes")
+
+
+def _items(spelling: str, inner: str) -> list[tuple[str, str]]:
+    """``key=value`` items of a parameter list, split at top-level commas; quoted values unquoted."""
+    parts, quote, depth, cur = [], None, 0, []
+    for ch in inner:
+        if quote:
+            quote = None if ch == quote else quote
+        elif ch in _QUOTES:
+            quote = ch
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        elif ch == "," and depth == 0:
+            parts.append("".join(cur))
+            cur = []
+            continue
+        cur.append(ch)
+    parts.append("".join(cur))
+    out = []
+    for part in filter(str.strip, parts):
+        key, eq, value = part.partition("=")
+        if not eq or not key.strip():
+            raise ValueError(f"measure {spelling!r}: parameter {part.strip()!r} is not of the form key=value")
+        value = value.strip()
+        if len(value) >= 2 and value[0] in _QUOTES and value[-1] == value[0]:
+            value = value[1:-1]
+        out.append((key.strip(), value))
+    return out
+
+
+# ----------------------------------------------------------- ir_measures objects
+def _from_ir_object(obj) -> Measure:
+    """An ir_measures measure object as the searchgrade measure that computes what ir_measures computes."""
+    spelling = str(obj)
+    fam = family(str(obj.NAME))
+    if fam is None:
+        raise ValueError(f"measure {spelling!r} (ir_measures {obj.NAME}) has no searchgrade counterpart; "
+                         f"searchgrade's families: {', '.join(FAMILIES)}")
+    params = dict(obj.params)
+    cut = params.pop(getattr(obj, "AT_PARAM", "cutoff"), None)
+    supported = getattr(obj, "SUPPORTED_PARAMS", {})
+    hidden = set()
+    for key, value in params.items():  # ir_measures' str() leaves out values equal to its defaults
+        info = supported.get(key)
+        if info is not None and getattr(info, "default", None) == value:
+            hidden.add(_target_name(fam, key))
+    items = list(params.items())
+    target, _ = _redirect(spelling, fam, items)
+    convert = dict(IR_CONVERT.get(target.name, ()))  # ir_measures' value means another searchgrade value:
+    hidden |= set(convert) & set(params)  # its spelling does not show searchgrade's value
+    items = [(key, convert[key](value) if key in convert and not isinstance(value, (str, bool)) else value)
+             for key, value in items]
+    return _build(spelling, fam, items, cut, implied=IR_FIXED.get(target.name, ()), hidden=hidden)
+
+
+def _target_name(fam: Family, key: str) -> str:
+    """The searchgrade parameter an ir_measures parameter sets."""
+    ir = next((i for i in fam.ir if i.name == key), None)
+    return ir.to if ir is not None and ir.to else key
+
+
+# --------------------------------------------------------------- trec_eval names
+def _suffix_pattern(spec: TrecName) -> str:
+    """The regex of what follows ``root_`` in trec_eval's printed name for this spec."""
+    return {"cut": r"(\d+)", "level": r"(\d*\.?\d+)", "doubles": r"([-+0-9.eE]+(?:,[-+0-9.eE]+)*)",
+            "pairs": r"([^=,]+=[^=,]+(?:,[^=,]+=[^=,]+)*)"}[spec.style]
+
+
+_TREC_EXACT = {spec.root: (fam, spec) for fam in FAMILIES.values() for spec in fam.trec
+               if spec.style in ("plain", "doubles", "pairs")}
+_TREC_SUFFIX = sorted(((re.compile(re.escape(spec.root) + "_" + _suffix_pattern(spec)), fam, spec)
+                       for fam in FAMILIES.values() for spec in fam.trec if spec.style != "plain"),
+                      key=lambda t: -len(t[2].root))  # rbp_resid_p=0.8 is rbp_resid's, not rbp's
+
+
+def _from_trec(spelling: str, text: str) -> Measure | None:
+    """A trec_eval printed name (case-sensitive), or None if ``text`` is not one."""
+    if text in _TREC_EXACT:
+        fam, spec = _TREC_EXACT[text]
+        return _build(spelling, fam, [], None, implied=spec.implied)
+    for pattern, fam, spec in _TREC_SUFFIX:
+        mt = pattern.fullmatch(text)
+        if mt:
+            return _trec_measure(spelling, fam, spec, mt.group(1))
+    return None
+
+
+def _trec_measure(spelling: str, fam: Family, spec: TrecName, value: str) -> Measure:
+    """The measure of ``root_value`` for one trec_eval name spec."""
+    if spec.cut:
+        if spec.target == "cutoff":
+            return _build(spelling, fam, [], value, implied=spec.implied)
+        return _build(spelling, fam, [(spec.target, value)], None, implied=spec.implied)
+    if spec.style == "doubles":
+        values = value.split(",")
+        if len(values) != len(spec.params):
+            raise ValueError(f"measure {spelling!r}: trec_eval's {spec.root} takes {len(spec.params)} value(s) "
+                             f"({','.join(spec.params)}), not {len(values)}")
+        items = [(p, spec.to_searchgrade(p, _trec_float(spelling, p, v))) for p, v in zip(spec.params, values)]
+        return _build(spelling, fam, items, None, implied=spec.implied)
+    pairs = [tuple(part.split("=", 1)) for part in value.split(",")]
+    if spec.params == ("gains",):  # ndcg_1=4,2=8: a gain per grade
+        return _build(spelling, fam, [("gains", value)], None, implied=spec.implied)
+    for key, _ in pairs:
+        if key not in spec.params:
+            raise ValueError(f"measure {spelling!r}: trec_eval's {spec.root} has no parameter {key!r} "
+                             f"(allowed: {', '.join(spec.params)})")
+    return _build(spelling, fam, pairs, None, implied=spec.implied)
+
+
+def _trec_float(spelling: str, param: str, text: str) -> float:
+    """One of trec_eval's double parameters as a number."""
+    try:
+        return float(text)
+    except ValueError:
+        raise ValueError(f"measure {spelling!r}: parameter {param}={text} is not a number") from None
+
+
+def trec_expand(root: str, text: str | None = None, rel: int | None = None) -> list[tuple[str, Measure]]:
+    """(trec_eval's printed name, Measure) for each value trec_eval prints for ``-m root[.text]``.
+
+    ``trec_expand("P")`` gives P_5 ... P_1000 (trec_eval's default cut-offs),
+    ``trec_expand("P", "5,10")`` P_5 and P_10, ``trec_expand("rbp", "p=0.95")``
+    rbp_p=0.95, ``trec_expand("utility", "1,-2,0,0")`` utility_1,-2,0,0.  With
+    ``rel`` every measure that has a relevance level gets ``rel=`` (trec_eval -l).
+    """
+    found = trec_root(root)
+    if found is None:
+        raise ValueError(f"unknown trec_eval measure {root!r}")
+    fam, spec = found
+    if spec.cut:
+        if text is None:
+            values = list(spec.defaults)
+        else:
+            values = sorted(float(v) if spec.style == "level" else _trec_int(root, v) for v in text.split(","))
+            if len(set(values)) != len(values):
+                raise ValueError(f"trec_eval measure {root}: duplicate cut-offs in {text!r}")
+        names = [spec.printed(v) for v in values]
+    elif spec.style == "plain":
+        if text is not None:
+            raise ValueError(f"trec_eval measure {root} takes no parameters (got {text!r})")
+        names = [root]
+    else:
+        names = [root if text is None else f"{root}_{text}"]
+    out = []
+    for printed in names:
+        m = _from_trec(printed, printed)
+        if m is None:
+            raise ValueError(f"trec_eval measure {root}: bad parameters {text!r}")
+        if rel is not None and fam.param("rel") is not None and not fam.graded:  # trec_eval -l
+            m = replace(m, params={**m.params, "rel": int(rel)})
+            m = replace(m, name=m.canonical)
+        out.append((printed, m))
+    return out
+
+
+def _trec_int(root: str, text: str) -> int:
+    """A trec_eval long cut-off (a positive integer)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise ValueError(f"trec_eval measure {root}: cut-off {text!r} is not a number") from None
+    if not value.is_integer() or value < 1:
+        raise ValueError(f"trec_eval measure {root}: cut-offs must be positive integers, not {text!r}")
+    return int(value)
+
+
+# ---------------------------------------------------------------- known names
+def _trec_form(fam: Family, spec: TrecName) -> str:
+    """A trec_eval name pattern for known_measures(): P_k, iprec_at_recall_r, set_F[_beta], rbp[_p=x]."""
+    if spec.style == "cut":
+        return f"{spec.root}_k"
+    if spec.style == "level":
+        return f"{spec.root}_{'r' if spec.target == 'cutoff' else spec.target}"
+    if spec.style == "doubles":
+        return f"{spec.root}[_{','.join(spec.params)}]"
+    if spec.style == "pairs":
+        return f"{spec.root}[_{'grade=gain,...' if spec.params == ('gains',) else spec.params[0] + '=x'}]"
+    return spec.root
+
+
+def known_measures() -> list[str]:
+    """Names parse_measure understands: families (ir_measures style), then trec_eval forms."""
+    cut = {"none": "", "optional": "[@k]", "required": "@k", "recall": "@r"}
+    ir = [f"{f.name}{'(' + ','.join(p.name for p in f.params) + ')' if f.params else ''}{cut[f.cutoff]}"
+          for f in FAMILIES.values()]
+    trec = [_trec_form(f, spec) for f in FAMILIES.values() for spec in f.trec]
+    return ir + trec + [f"{alias} (= {target})" for alias, target in ALIASES.items()]

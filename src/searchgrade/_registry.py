@@ -1,0 +1,392 @@
+"""The measure registry: one entry per measure family, the single source of what searchgrade knows (private).
+
+Each :class:`Family` holds its typed parameters (:class:`~searchgrade._params.Param`),
+cut-off rule, aggregation over queries, whether ``ties="expected"`` has a closed
+form, whether it is graded, its kernel (:mod:`searchgrade._measures`), the
+trec_eval names it prints under (:class:`TrecName`, with trec_eval's default
+cut-offs and parameters, read from trec_eval 10.0's ``m_*.c`` files), what
+pytrec_eval calls it, and how ir_measures spells its parameters.
+
+Everything else is derived from here: the name parser and ``known_measures()``
+(:mod:`searchgrade._names`), the pytrec_eval cross-check map in
+:mod:`searchgrade.book.lineup`, and trec_eval's measure tables (:func:`trec_root`,
+:data:`TREC_ORDER`, :meth:`Family.trec_name`, :func:`searchgrade._names.trec_expand`).
+
+How trec_eval prints a value's name (``meas_init.c``): long cut-offs as
+``root_k`` (``P_10``), float cut-offs as ``root_%3.2f`` (``iprec_at_recall_0.10``,
+``Rprec_mult_0.20``), parameters as ``root_`` + the parameter text
+(``set_F_0.5``, ``utility_1,-2,0,0``, ``rbp_p=0.8``, ``ndcg_1=4,2=8``), and the
+root alone when the defaults are used (``set_F``, ``rbp``).  The relevance
+level (``-l``), judged-only (``-J``) and the collection size (``-N``) are options
+of the whole trec_eval run, not part of a name.
+"""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Callable
+
+from . import _measures as k
+from ._params import Param, above_one, finite, fmt_value, gain_map, open_unit, positive, positive_int
+
+__all__ = ["TrecName", "IrParam", "Family", "FAMILIES", "ALIASES", "COMMON", "TREC_ORDER", "family",
+           "trec_root", "IR_FIXED", "IR_CONVERT"]
+
+ANY = object()  # an ir_measures redirect that applies whatever the parameter's value
+
+
+@dataclass(frozen=True)
+class TrecName:
+    """How trec_eval names one measure of a family, and which values it prints by default."""
+
+    root: str  # trec_eval's measure name, as given to -m
+    style: str  # "plain": root; "cut": root_k (long cut-offs); "level": root_%3.2f (float cut-offs);
+    #             "doubles": root_v1,v2,.. (parameter values in order); "pairs": root_name=value,..
+    defaults: tuple = ()  # trec_eval's default cut-offs (cut, level)
+    target: str = "cutoff"  # what a cut-off / level sets: the cut-off, or a parameter ("m")
+    params: tuple = ()  # doubles: the parameters the values set, in order; pairs: the names allowed
+    implied: tuple = ()  # (param, value): what the root alone means (rbp: p = 0.9)
+    per_query: bool = True  # trec_eval prints a value for every query (gm_map: only the summary)
+    pytrec_eval: bool = True  # pytrec_eval knows this root (it runs trec_eval 9's code)
+    note: str = ""  # where trec_eval or pytrec_eval compute it differently from searchgrade
+    convert: tuple = ()  # (param, trec value -> searchgrade value, searchgrade value -> trec value)
+
+    def to_searchgrade(self, param: str, value: float) -> float:
+        """A parameter value as trec_eval reads it, in searchgrade's terms (set_F's x is beta^2)."""
+        for name, forward, _ in self.convert:
+            if name == param:
+                return forward(value)
+        return value
+
+    def to_trec(self, param: str, value: float) -> float:
+        """A searchgrade parameter value as trec_eval takes it."""
+        for name, _, back in self.convert:
+            if name == param:
+                return back(value)
+        return value
+
+    @property
+    def cut(self) -> bool:
+        """The root carries a cut-off or level (P_10, iprec_at_recall_0.10)."""
+        return self.style in ("cut", "level")
+
+    def printed(self, value=None) -> str:
+        """trec_eval's printed name for a cut-off/level (cut styles) or a parameter text (doubles, pairs)."""
+        if value is None:
+            return self.root
+        if self.style == "cut":
+            return f"{self.root}_{int(value)}"
+        if self.style == "level":
+            return f"{self.root}_{float(value):3.2f}"
+        return f"{self.root}_{value}"
+
+
+@dataclass(frozen=True)
+class IrParam:
+    """An ir_measures parameter that searchgrade spells differently or that selects another family."""
+
+    name: str  # ir_measures' parameter name
+    to: str | None = None  # the searchgrade parameter it sets (None: it only selects a family)
+    values: tuple = ()  # (ir_measures value, searchgrade value) pairs; empty: the value as it is
+    family: tuple = ()  # (ir_measures value or ANY, family) pairs: NumRet(rel=1) is NumRelRet
+
+
+@dataclass(frozen=True)
+class Family:
+    """A measure family: parameters, cut-off rule, aggregation, kernel, and its names in other tools."""
+
+    name: str
+    kernel: Callable
+    doc: str  # one line: what it measures
+    params: tuple = ()  # Param, in the order canonical names show them
+    cutoff: str = "optional"  # "none", "optional", "required", "recall" (a level in [0, 1])
+    agg: str = "mean"  # over queries: "mean", "gmean" (trec_eval's geometric mean, floor 1e-5), "sum"
+    expected: bool = True  # closed form under ties="expected"
+    graded: bool = False  # uses the grades themselves (ignores rel_level)
+    integer: bool = False  # a count (int64 column unless ties="expected")
+    trec: tuple = ()  # TrecName, the plain/parameter form first
+    ir: tuple = ()  # IrParam: ir_measures' spellings that differ
+    finish: Callable | None = None  # cross-parameter rules: finish(measure text, params, given) -> params
+
+    def param(self, name: str) -> Param | None:
+        """The parameter called ``name`` (family's own or common), or None."""
+        for p in self.params + COMMON:
+            if p.name == name:
+                return p
+        return None
+
+    @property
+    def defaults(self) -> dict:
+        """Parameter defaults that are set (None means "not set": the evaluation decides)."""
+        return {p.name: p.default for p in self.params + COMMON if p.default is not None}
+
+    def trec_spec(self, measure) -> TrecName | None:
+        """The trec_eval name spec that prints ``measure`` (an object with params and cutoff), or None."""
+        for spec in self.trec:
+            if self._fits(spec, measure):
+                return spec
+        return None
+
+    def _fits(self, spec: TrecName, m) -> bool:
+        """Whether trec_eval's ``spec`` can name measure ``m`` (rel_level, judged_only: trec_eval -l, -J)."""
+        has_cut = spec.cut and spec.target == "cutoff"
+        if (m.cutoff is not None) != has_cut:
+            return False
+        free = {"judged_only", "n_docs"} | (set() if self.graded else {"rel"})  # trec_eval's -J, -N, -l
+        if spec.cut and spec.target != "cutoff":
+            free.add(spec.target)
+        if spec.style in ("doubles", "pairs"):
+            free.update(spec.params)
+        implied = dict(spec.implied)
+        defaults = self.defaults
+        for key, value in m.params.items():
+            if key not in free and value != implied.get(key, defaults.get(key)):
+                return False
+        return not (spec.cut and spec.target != "cutoff" and spec.target not in m.params)
+
+    def trec_name(self, measure) -> str:
+        """How trec_eval prints ``measure``'s value, e.g. ``P_10``, ``Rprec_mult_0.20``, ``rbp_p=0.8``.
+
+        ValueError if trec_eval has no such measure.  trec_eval takes the
+        relevance level from ``-l`` and judged-only from ``-J``, so ``rel`` and
+        ``judged_only`` do not appear in the name.
+        """
+        spec = self.trec_spec(measure)
+        if spec is None:
+            raise ValueError(f"measure {getattr(measure, 'name', measure)!r} has no trec_eval counterpart"
+                             + (f" (trec_eval has {', '.join(s.root for s in self.trec)})" if self.trec else ""))
+        if spec.cut:
+            value = measure.cutoff if spec.target == "cutoff" else measure.params[spec.target]
+            return spec.printed(value)
+        return spec.printed(self._param_text(spec, measure.params))
+
+    def _param_text(self, spec: TrecName, params: dict) -> str | None:
+        """trec_eval's parameter text for a doubles/pairs root, None when it is the root's default."""
+        implied = dict(spec.implied)
+        defaults = self.defaults
+        if spec.style == "doubles":
+            values = [params.get(p, implied.get(p, defaults.get(p))) for p in spec.params]
+            if all(v == implied.get(p, defaults.get(p)) for p, v in zip(spec.params, values)):
+                return None
+            return ",".join(_trec_number(spec.to_trec(p, float(v))) for p, v in zip(spec.params, values))
+        if spec.style == "pairs":
+            shown = {p: params[p] for p in spec.params if p in params
+                     and params[p] != implied.get(p, defaults.get(p))}
+            if not shown:
+                return None
+            if spec.params == ("gains",):  # ndcg_1=4,2=8: the gain map itself
+                return ",".join(f"{g}={fmt_value(v)}" for g, v in sorted(shown["gains"].items()))
+            return ",".join(f"{p}={fmt_value(v)}" for p, v in shown.items())
+        return None
+
+    def pytrec_eval_name(self, measure) -> str:
+        """The value key pytrec_eval reports for ``measure`` (its trec_eval name), or ValueError."""
+        spec = self.trec_spec(measure)
+        if spec is None or not spec.pytrec_eval:
+            raise ValueError(f"measure {getattr(measure, 'name', measure)!r} has no pytrec_eval counterpart")
+        return self.trec_name(measure)
+
+
+def _trec_number(x: float) -> str:
+    """A number as trec_eval's parameter text: 2 for 2.0, 0.5, -2 (12 significant digits)."""
+    return f"{x:.12g}"
+
+
+def _square(x: float) -> float:
+    return x * x
+
+
+# ------------------------------------------------------------------ parameters
+REL = Param("rel", int, None, "grade counted as relevant (default: the evaluation's rel_level)",
+            check=positive_int)
+#: Accepted by every family: condensed lists for this measure only (default: the evaluation's judged_only).
+COMMON = (Param("judged_only", bool, None, "drop unjudged documents before ranking (default: the "
+                "evaluation's judged_only)"),)
+_GAIN = Param("gain", str, "linear", "gain of grade g: g (linear, trec_eval) or 2^g - 1 (exp, Burges et al. 2005)",
+              choices=("linear", "exp"))
+_DISCOUNT = Param("discount", str, "log2", "1/log2(i+1), or Jarvelin-Kekalainen (jk): 1 before rank b, "
+                  "1/log_b(i) from rank b on", choices=("log2", "jk"))
+_BASE = Param("b", float, 2.0, "log base of discount=jk", check=above_one)
+_GAINS = Param("gains", dict, None, "custom gain per grade {grade: gain}; grades not listed gain their grade "
+               "(trec_eval ndcg's parameters, ir_measures' gains)", check=gain_map)
+_P = Param("p", float, 0.8, "persistence: the chance of going on to the next rank", check=open_unit)
+_MAX_GRADE = Param("max_grade", int, None, "grade scale fixed at this grade (default: the query's largest grade)",
+                   check=positive_int)
+_BETA = Param("beta", float, 1.0, "weight of recall against precision", check=positive)
+
+
+def _dcg_finish(measure: str, params: dict, given: set) -> dict:
+    """nDCG/DCG/CG: b only with discount=jk (then 2 unless given); gains only with linear gain, identities dropped."""
+    if "gains" in params:  # a grade that gains itself is the default: {1:1,2:5} is {2:5}
+        params["gains"] = {g: v for g, v in params["gains"].items() if v != g}
+        if not params["gains"]:
+            del params["gains"]
+    if "b" in given and params.get("discount") != "jk":
+        raise ValueError(f"measure {measure!r}: b= only applies with discount=jk")
+    if params.get("discount") != "jk":
+        params.pop("b", None)
+    if "gains" in params and params.get("gain") == "exp":
+        raise ValueError(f"measure {measure!r}: gains= replaces the gain of each grade; it cannot be combined "
+                         "with gain=exp")
+    return params
+
+
+def _rbp_finish(measure: str, params: dict, given: set) -> dict:
+    """RBP: binary (rel=) and a fixed grade scale (max_grade=) exclude each other."""
+    if "rel" in params and "max_grade" in params:
+        raise ValueError(f"measure {measure!r}: rel= (binary gain) and max_grade= (graded scale) "
+                         "cannot be combined")
+    return params
+
+
+def _utility_finish(measure: str, params: dict, given: set) -> dict:
+    """Utility: the d term counts non-relevant documents not retrieved, so it needs the collection size."""
+    if params.get("d", 0.0) != 0.0 and "n_docs" not in params:
+        raise ValueError(f"measure {measure!r}: d= weighs the non-relevant documents not retrieved; "
+                         "it needs the collection size n_docs= (trec_eval -N)")
+    return params
+
+
+_UTILITY = (REL,
+            Param("a", float, 1.0, "worth of a relevant document retrieved", check=finite),
+            Param("b", float, -1.0, "worth of a non-relevant document retrieved", check=finite),
+            Param("c", float, 0.0, "worth of a relevant document not retrieved", check=finite),
+            Param("d", float, 0.0, "worth of a non-relevant document not retrieved (needs n_docs)", check=finite),
+            Param("n_docs", int, None, "documents in the collection (trec_eval -N), for d", check=positive_int))
+
+_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)  # trec_eval's default cut-offs (P, recall, ndcg_cut, ...)
+_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)  # iprec_at_recall
+_MULTS = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)  # Rprec_mult
+_IPREC_NOTE = "pytrec_eval (trec_eval 9) turns a recall level r into (long)(r*R + 0.9) documents, not lround(r*R)"
+_RBP_NOTE = ("trec_eval 10 rescales graded gains with uninitialised min/max (undefined); on binary qrels "
+             "it agrees with searchgrade")
+
+
+def _f(name, kernel, doc, params=(), **kw) -> Family:
+    """Shorthand for a Family entry."""
+    return Family(name, kernel, doc, tuple(params), **kw)
+
+
+FAMILIES: dict[str, Family] = {f.name: f for f in [
+    _f("P", k.precision, "precision at k", (REL,), cutoff="required", trec=(TrecName("P", "cut", _CUTS),)),
+    _f("R", k.recall, "recall at k", (REL,), cutoff="required", trec=(TrecName("recall", "cut", _CUTS),)),
+    _f("Hit", k.hit, "1 if a relevant document is in the top k (success)", (REL,), cutoff="required",
+       trec=(TrecName("success", "cut", (1, 5, 10)),)),
+    _f("RelP", k.relative_precision, "relevant in top k / min(k, R)", (REL,), cutoff="required",
+       trec=(TrecName("relative_P", "cut", _CUTS),)),
+    _f("Rprec", k.r_precision, "precision after R documents", (REL,), cutoff="none", trec=(TrecName("Rprec", "plain"),)),
+    _f("RprecMult", k.rprec_mult, "precision after floor(m*R + 0.9) documents",
+       (REL, Param("m", float, 1.0, "multiple of R", check=positive)), cutoff="none",
+       trec=(TrecName("Rprec_mult", "level", _MULTS, target="m"),)),
+    _f("AP", k.average_precision, "average precision (AP@k: divided by R)", (REL,),
+       trec=(TrecName("map", "plain"), TrecName("map_cut", "cut", _CUTS))),
+    _f("GMAP", k.average_precision, "AP per query, geometric mean over queries", (REL,), agg="gmean",
+       trec=(TrecName("gm_map", "plain", per_query=False),)),
+    _f("RR", k.reciprocal_rank, "reciprocal rank of the first relevant document", (REL,),
+       trec=(TrecName("recip_rank", "plain"),)),
+    _f("nDCG", k.ndcg, "normalised discounted cumulative gain", (_GAIN, _DISCOUNT, _BASE, _GAINS), graded=True,
+       trec=(TrecName("ndcg", "pairs", params=("gains",)), TrecName("ndcg_cut", "cut", _CUTS)),
+       ir=(IrParam("dcg", "gain", (("log2", "linear"), ("exp-log2", "exp"))),), finish=_dcg_finish),
+    _f("DCG", k.dcg, "discounted cumulative gain", (_GAIN, _DISCOUNT, _BASE, _GAINS), graded=True,
+       finish=_dcg_finish),
+    _f("CG", k.cg, "cumulated gain", (_GAIN, _GAINS), graded=True, finish=_dcg_finish),
+    _f("RBP", k.rbp, "rank-biased precision", (_P, Param("rel", int, None, "binary gain at this grade (default: "
+       "graded gain grade / max grade)", check=positive_int), _MAX_GRADE), graded=True,
+       trec=(TrecName("rbp", "pairs", params=("p",), implied=(("p", 0.9),), pytrec_eval=False, note=_RBP_NOTE),),
+       finish=_rbp_finish),
+    _f("RBP_resid", k.rbp_resid, "RBP residual: the most unjudged documents could add", (_P,), graded=True,
+       trec=(TrecName("rbp_resid", "pairs", params=("p",), implied=(("p", 0.9),), pytrec_eval=False,
+                      note="trec_eval prints 0 when no unjudged document was retrieved"),)),
+    _f("ERR", k.err, "expected reciprocal rank", (_MAX_GRADE,), expected=False, graded=True),
+    _f("Bpref", k.bpref, "binary preference", (REL,), cutoff="none", expected=False,
+       trec=(TrecName("bpref", "plain"),)),
+    _f("infAP", k.infap, "inferred AP (trec_eval)", (REL,), cutoff="none", expected=False,
+       trec=(TrecName("infAP", "plain"),)),
+    _f("Judged", k.judged_at, "fraction of the top k with a judgment", cutoff="required", graded=True),
+    _f("Hole", k.hole_at, "1 - Judged@k", cutoff="required", graded=True),
+    _f("Unj", k.unjudged_at, "unjudged in top k / k (trec_eval unj_k)", cutoff="required", graded=True,
+       trec=(TrecName("unj", "cut", (5, 10, 20), pytrec_eval=False),)),
+    _f("IPrec", k.iprec, "interpolated precision at a recall level", (REL,), cutoff="recall", expected=False,
+       trec=(TrecName("iprec_at_recall", "level", _LEVELS, note=_IPREC_NOTE),)),
+    _f("11pt", k.eleven_pt, "11-point interpolated average precision", (REL,), cutoff="none", expected=False,
+       trec=(TrecName("11pt_avg", "plain", note=_IPREC_NOTE),)),
+    _f("SetP", k.set_p, "precision of the retrieved set", (REL,), cutoff="none", trec=(TrecName("set_P", "plain"),),
+       ir=(IrParam("relative", family=((True, "SetRelP"), (False, "SetP"))),)),
+    _f("SetR", k.set_r, "recall of the retrieved set", (REL,), cutoff="none",
+       trec=(TrecName("set_recall", "plain"),)),
+    _f("SetF", k.set_f, "F_beta of the retrieved set", (REL, _BETA), cutoff="none",
+       trec=(TrecName("set_F", "doubles", params=("beta",), convert=(("beta", math.sqrt, _square),),
+                      note="trec_eval's parameter x is beta^2: F = (x+1)PR/(xP+R)"),)),
+    _f("SetE", k.set_e, "van Rijsbergen's E = 1 - F_beta", (REL, _BETA), cutoff="none"),
+    _f("SetRelP", k.set_rel_p, "relevant retrieved / min(retrieved, R)", (REL,), cutoff="none",
+       trec=(TrecName("set_relative_P", "plain"),)),
+    _f("SetAP", k.set_ap, "SetP * SetR (trec_eval set_map)", (REL,), cutoff="none",
+       trec=(TrecName("set_map", "plain"),)),
+    _f("Utility", k.utility, "linear utility a*rel_ret + b*nonrel_ret + c*rel_not_ret + d*nonrel_not_ret",
+       _UTILITY, cutoff="none", trec=(TrecName("utility", "doubles", params=("a", "b", "c", "d")),),
+       finish=_utility_finish),
+    _f("NumQ", k.num_q, "queries evaluated", cutoff="none", agg="sum", integer=True, graded=True,
+       trec=(TrecName("num_q", "plain", per_query=False),)),
+    _f("NumRet", k.num_ret, "documents retrieved", cutoff="none", agg="sum", integer=True, graded=True,
+       trec=(TrecName("num_ret", "plain"),), ir=(IrParam("rel", "rel", family=((ANY, "NumRelRet"),)),)),
+    _f("NumRel", k.num_rel, "relevant documents in qrels", (REL,), cutoff="none", agg="sum", integer=True,
+       trec=(TrecName("num_rel", "plain"),)),
+    _f("NumRelRet", k.num_rel_ret, "relevant documents retrieved", (REL,), cutoff="none", agg="sum",
+       integer=True, trec=(TrecName("num_rel_ret", "plain"),)),
+    _f("NumNonRelJudgedRet", k.num_nonrel_judged_ret, "judged non-relevant documents retrieved", (REL,),
+       cutoff="none", agg="sum", integer=True, trec=(TrecName("num_nonrel_judged_ret", "plain"),)),
+    _f("GMBpref", k.bpref, "bpref per query, geometric mean over queries", (REL,), cutoff="none", agg="gmean",
+       expected=False, trec=(TrecName("gm_bpref", "plain", per_query=False),)),
+    _f("binG", k.bin_g, "trec_eval binG (experimental)", (REL,), cutoff="none", expected=False,
+       trec=(TrecName("binG", "plain"),)),
+    _f("G", k.g_measure, "trec_eval G (experimental)", cutoff="none", expected=False, graded=True,
+       trec=(TrecName("G", "plain"),)),
+    _f("nDCG_rel", k.ndcg_rel, "trec_eval ndcg_rel (experimental)", cutoff="none", expected=False, graded=True,
+       trec=(TrecName("ndcg_rel", "plain"),)),
+    _f("RnDCG", k.rndcg, "trec_eval Rndcg (experimental)", (REL,), cutoff="none", expected=False,
+       trec=(TrecName("Rndcg", "plain"),)),
+]}
+
+
+#: Other spellings of family names (matched case-insensitively, like the names themselves):
+#: ir_measures' aliases (MAP, MRR, NDCG, BPref, RPrec, Precision, Recall, Success) and a few more.
+ALIASES = {
+    "success": "Hit",
+    "map": "AP",
+    "mrr": "RR",
+    "precision": "P",
+    "recall": "R",
+    "11ptavg": "11pt",
+    "setrecall": "SetR",
+    "setprecision": "SetP",
+}
+
+#: What an ir_measures *object* means beyond its parameters: ir_measures computes ERR with gdeval.pl,
+#: whose grade scale is fixed at 4.  (A string "ERR@10" keeps searchgrade's reading: the query's largest grade.)
+IR_FIXED = {"ERR": (("max_grade", 4),)}
+#: ir_measures object parameters whose value means something else in searchgrade: ir_measures hands
+#: SetF's beta to trec_eval's set_F, whose parameter is beta^2, so its SetF(beta=b) is F with beta = sqrt(b).
+#: (A string "SetF(beta=2)" keeps searchgrade's reading, van Rijsbergen's F_2.)
+IR_CONVERT = {"SetF": (("beta", math.sqrt),)}
+
+#: trec_eval 10.0's measures in the order it prints them (measures.c); runid and relstring are not measures.
+TREC_ORDER = ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
+              "recip_rank", "iprec_at_recall", "P", "relstring", "recall", "infAP", "gm_bpref", "Rprec_mult",
+              "utility", "11pt_avg", "binG", "G", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut",
+              "relative_P", "success", "set_P", "set_relative_P", "set_recall", "set_map", "set_F",
+              "num_nonrel_judged_ret", "rbp", "rbp_resid", "unj")
+
+_BY_LOWER = {name.lower(): name for name in FAMILIES}
+_BY_ROOT = {spec.root: (fam, spec) for fam in FAMILIES.values() for spec in fam.trec}
+
+
+def family(name: str) -> Family | None:
+    """The family called ``name`` or one of its aliases (case-insensitive), or None."""
+    key = name.lower()
+    canonical = _BY_LOWER.get(key) or ALIASES.get(key)
+    return FAMILIES[canonical] if canonical else None
+
+
+def trec_root(root: str) -> tuple[Family, TrecName] | None:
+    """(family, name spec) of a trec_eval measure root such as ``P``, ``ndcg_cut``, ``rbp``; None if unknown."""
+    return _BY_ROOT.get(root)

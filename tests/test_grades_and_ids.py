@@ -1,0 +1,135 @@
+"""Grades that do not fit, large grades computed exactly, query ids that do not match, and input forms."""
+import gzip
+import io
+import math
+import sys
+import warnings
+from fractions import Fraction
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import searchgrade as sg
+from searchgrade import io as sgio
+
+
+# --------------------------------------------------------------------- grades
+@pytest.mark.parametrize("grade", [10**20, -(2**63), 2**63, 1e20])
+def test_a_grade_that_does_not_fit_names_query_and_document(grade):
+    qrels = {"q1": {"a": 1}, "q2": {"b": 0, "c": grade}}
+    with pytest.raises(ValueError, match=r"qrels query 'q2' document 'c': grade .* does not fit"):
+        sg.Evaluator(qrels, ["AP"])
+
+
+def test_the_largest_grades_that_fit_are_accepted():
+    df = sg.evaluate({"q": {"a": 2**63 - 1, "b": -(2**63) + 1}}, {"q": {"a": 1.0, "b": 0.5}}, ["AP", "NumRel"])
+    assert df.loc["q"].tolist() == [1.0, 1]
+
+
+def _exact_err(grades, gmax, k=None):
+    """ERR in exact rational arithmetic: sum_i (1/i) R_i prod_{j<i} (1 - R_j), R = (2^g - 1) / 2^gmax."""
+    keep, total = Fraction(1), Fraction(0)
+    for i, g in enumerate(grades[:k], 1):
+        r = Fraction(2 ** min(g, gmax) - 1, 2**gmax)
+        total += keep * r / i
+        keep *= 1 - r
+    return total
+
+
+def _exact_ndcg(grades, judged, k):
+    """nDCG with gain 2^g - 1, as exactly as logarithms allow: each 2^g - 1 is an exact integer."""
+    def dcg(gs):
+        return sum(Fraction(2**g - 1) * Fraction(1 / math.log2(i + 1)) for i, g in enumerate(gs[:k], 1))
+    return dcg(grades) / dcg(sorted(judged, reverse=True))
+
+
+@pytest.mark.parametrize("top", [4, 53, 60, 1023, 1024, 1100, 5000])
+def test_err_and_exp_gain_ndcg_stay_finite_and_exact_for_large_grades(top):
+    judged = {"a": top - 1, "b": top, "c": 3, "d": 0, "e": 1, "f": top - 3}
+    ranking = ["c", "a", "x", "b", "d", "f", "e"]
+    grades = [judged.get(d, 0) for d in ranking]
+    got = sg.score_ranking(ranking, judged, ["ERR@6", "ERR", "nDCG(gain=exp)@5", "nDCG(gain=exp)"])
+    assert all(np.isfinite(v) for v in got.values()), got
+    assert got["ERR@6"] == pytest.approx(float(_exact_err(grades, top, 6)), rel=1e-13, abs=1e-300)
+    assert got["ERR"] == pytest.approx(float(_exact_err(grades, top)), rel=1e-13, abs=1e-300)
+    assert got["nDCG(gain=exp)@5"] == pytest.approx(float(_exact_ndcg(grades, judged.values(), 5)), rel=1e-12)
+    assert got["nDCG(gain=exp)"] == pytest.approx(float(_exact_ndcg(grades, judged.values(), None)), rel=1e-12)
+
+
+def test_a_huge_grade_in_one_query_does_not_disturb_the_next():
+    qrels = {"q1": {f"d{i}": 5000 for i in range(50)}, "q2": {"a": 2, "b": 1}}
+    run = {"q1": {f"d{i}": float(50 - i) for i in range(50)}, "q2": {"b": 2.0, "a": 1.0}}
+    both = sg.evaluate(qrels, run, ["ERR", "nDCG(gain=exp)@10"])
+    alone = sg.evaluate({"q2": qrels["q2"]}, {"q2": run["q2"]}, ["ERR", "nDCG(gain=exp)@10"])
+    assert both.loc["q2"].tolist() == alone.loc["q2"].tolist()
+    assert both.loc["q2", "ERR"] == pytest.approx(float(_exact_err([1, 2], 2)), rel=1e-15)
+
+
+def test_dcg_with_exp_gain_beyond_float_range_is_a_clear_error():
+    assert sg.score_ranking(["a"], {"a": 1000}, ["DCG(gain=exp)"])["DCG(gain=exp)"] == pytest.approx(2.0**1000 - 1)
+    with pytest.raises(ValueError, match=r"DCG\(gain=exp\).*grade 1100 does not fit in a float.*nDCG"):
+        sg.score_ranking(["a"], {"a": 1100}, ["DCG(gain=exp)"])
+
+
+# ------------------------------------------------------------------ query ids
+def test_qrels_queries_missing_from_the_run_are_reported():
+    qrels = {f"q{i}": {"a": 1} for i in range(1, 9)}
+    run = {"q1": {"a": 1.0}}
+    with pytest.warns(UserWarning, match=r"7 qrels queries are not in the run .*missing='zero'.*: "
+                                         r"q2, q3, q4, q5, q6, \.\.\."):
+        df = sg.evaluate(qrels, run, ["AP"])
+    assert list(df.index) == ["q1"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # scored, so nothing to report
+        assert len(sg.evaluate(qrels, run, ["AP"], missing="zero")) == 8
+
+
+def test_query_ids_of_different_types_are_named_in_the_warning():
+    qrels = {1: {"a": 1}, 2: {"b": 1}}
+    run = {"1": {"a": 1.0}, "2": {"b": 1.0}}
+    with pytest.warns(UserWarning) as caught:
+        df = sg.evaluate(qrels, run, ["AP"])
+    text = " ".join(str(w.message) for w in caught)
+    assert len(df) == 0
+    assert "2 run queries have no qrels" in text and "2 qrels queries are not in the run" in text
+    assert "differ from a qrels query id only in type: qrels 1 (int) vs run '1' (str)" in text
+    assert "differ from a run query id only in type: qrels 1 (int) vs run '1' (str)" in text
+
+
+def test_no_type_note_when_ids_simply_differ():
+    with pytest.warns(UserWarning) as caught:
+        sg.evaluate({"q1": {"a": 1}}, {"q2": {"a": 1.0}}, ["AP"])
+    assert not any("type" in str(w.message) for w in caught)
+
+
+# ----------------------------------------------------------------- input forms
+needs_io = pytest.mark.skipif(not (hasattr(sgio, "as_qrels") and hasattr(sgio, "as_run")),
+                              reason="waits for searchgrade.io.as_qrels / as_run (the io helper's work)")
+MEASURES = ["AP", "nDCG@10", "P@5", "NumRet"]
+
+
+@needs_io
+def test_dataframes_give_the_same_values_as_dicts(trec_qrels, trec_run):
+    qdf = pd.DataFrame([(q, d, g) for q, docs in trec_qrels.items() for d, g in docs.items()],
+                       columns=["query_id", "doc_id", "relevance"])
+    rdf = pd.DataFrame([(q, d, s) for q, docs in trec_run.items() for d, s in docs.items()],
+                       columns=["query_id", "doc_id", "score"])
+    expected = sg.evaluate(trec_qrels, trec_run, MEASURES)
+    pd.testing.assert_frame_equal(sg.evaluate(qdf, rdf, MEASURES), expected)
+    pd.testing.assert_series_equal(sg.mean(qdf, trec_run, MEASURES), sg.aggregate(expected))
+    pd.testing.assert_frame_equal(sg.Evaluator(qdf, MEASURES).evaluate(rdf), expected)
+    one = qdf[qdf.query_id == "301"]
+    ranking = sorted(trec_run["301"], key=lambda d: (-trec_run["301"][d], d))
+    assert sg.score_ranking(ranking, one, ["AP"]) == sg.score_ranking(ranking, trec_qrels["301"], ["AP"])
+
+
+@needs_io
+def test_gzip_paths_and_stdin_give_the_same_values(tmp_path, trec_dir, trec_qrels, trec_run, monkeypatch):
+    expected = sg.evaluate(trec_qrels, trec_run, MEASURES)
+    gz = tmp_path / "qrels.test.gz"
+    gz.write_bytes(gzip.compress((trec_dir / "qrels.test").read_bytes()))
+    pd.testing.assert_frame_equal(sg.evaluate(gz, trec_dir / "results.test", MEASURES), expected)
+    pd.testing.assert_frame_equal(sg.evaluate(str(gz), str(trec_dir / "results.test"), MEASURES), expected)
+    monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO((trec_dir / "results.test").read_bytes())))
+    pd.testing.assert_frame_equal(sg.evaluate(trec_qrels, "-", MEASURES), expected)

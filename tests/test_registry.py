@@ -1,0 +1,199 @@
+"""The measure registry: one entry per family, and everything derived from it (names, trec_eval, pytrec_eval)."""
+import math
+
+import numpy as np
+import pytest
+
+import searchgrade as sg
+from searchgrade._names import known_measures, parse_measure, trec_expand
+from searchgrade._params import Param
+from searchgrade._registry import COMMON, FAMILIES, TREC_ORDER, family, trec_root
+from searchgrade.book import lineup
+
+QRELS = {"q1": {"a": 2, "b": 0, "c": 1, "d": 1, "x": -1}}
+RUN = {"q1": {"a": 5.0, "b": 4.0, "c": 3.0, "e": 2.0, "x": 1.0}}  # a b c e x; d not retrieved
+
+
+# ------------------------------------------------------------------ entries
+@pytest.mark.parametrize("name", list(FAMILIES))
+def test_every_family_is_complete(name):
+    fam = FAMILIES[name]
+    assert callable(fam.kernel) and fam.doc
+    assert fam.cutoff in ("none", "optional", "required", "recall")
+    assert fam.agg in ("mean", "gmean", "sum")
+    for p in fam.params + COMMON:
+        assert isinstance(p, Param) and p.doc, (name, p.name)
+        assert p.dtype in (int, float, str, bool, dict)
+        if p.default is not None:  # a default passes its own check
+            assert p.coerce(name, p.default) == p.default
+    assert family(name) is fam and family(name.upper()) is fam
+
+
+def test_binary_families_take_rel_and_graded_ones_use_grades():
+    for fam in FAMILIES.values():
+        if not fam.graded:
+            assert fam.param("rel") is not None, fam.name
+    assert FAMILIES["nDCG"].param("rel") is None  # graded: rel_level does not apply
+
+
+# ------------------------------------------------------------- trec_eval names
+def _samples():
+    """(searchgrade measure, trec_eval printed name) pairs: every trec_eval root's defaults, plus parameters."""
+    pairs = [(m.canonical, printed) for root in TREC_ORDER if trec_root(root) for printed, m in trec_expand(root)]
+    pairs += [("RBP(p=0.8)", "rbp_p=0.8"), ("RBP_resid(p=0.5)", "rbp_resid_p=0.5"), ("SetF(beta=2)", "set_F_4"),
+              ("SetF(beta=0.5)", "set_F_0.25"), ("Utility(b=-2)", "utility_1,-2,0,0"),
+              ("Utility(a=2,b=-3,c=1)", "utility_2,-3,1,0"), ("nDCG(gains={1:4,2:8})", "ndcg_1=4,2=8"),
+              ("RprecMult(m=0.5)", "Rprec_mult_0.50"), ("IPrec@0.25", "iprec_at_recall_0.25"),
+              ("P@7", "P_7"), ("Hit@2", "success_2"), ("Unj@3", "unj_3"), ("AP@50", "map_cut_50")]
+    return pairs
+
+
+@pytest.mark.parametrize("name,printed", _samples())
+def test_round_trip_searchgrade_to_trec_eval_and_back(name, printed):
+    m = parse_measure(name)
+    assert m.trec_name == printed
+    back = parse_measure(printed)
+    assert back.key == m.key
+    assert parse_measure(back.canonical).key == m.key
+
+
+def test_every_family_with_a_trec_eval_name_is_covered():
+    covered = {parse_measure(name).family for name, _ in _samples()}
+    assert covered == {f.name for f in FAMILIES.values() if f.trec}
+
+
+@pytest.mark.parametrize("name", ["ERR@10", "DCG@10", "CG@5", "Judged@10", "Hole@10", "SetE", "RR@10",
+                                  "nDCG(gain=exp)@10", "nDCG(gains={2:5})@10", "RBP(p=0.8,rel=1)"])
+def test_measures_without_a_trec_eval_counterpart_say_so(name):
+    with pytest.raises(ValueError, match="no trec_eval counterpart"):
+        parse_measure(name).trec_name
+
+
+def test_trec_expand_follows_trec_eval_defaults_and_parameters():
+    assert [p for p, _ in trec_expand("P")] == [f"P_{k}" for k in (5, 10, 15, 20, 30, 100, 200, 500, 1000)]
+    assert [p for p, _ in trec_expand("success")] == ["success_1", "success_5", "success_10"]
+    assert [p for p, _ in trec_expand("iprec_at_recall")][:3] == ["iprec_at_recall_0.00", "iprec_at_recall_0.10",
+                                                                   "iprec_at_recall_0.20"]
+    assert [p for p, _ in trec_expand("P", "10,5")] == ["P_5", "P_10"]  # sorted, as trec_eval does
+    (printed, m), = trec_expand("rbp", "p=0.95")
+    assert printed == "rbp_p=0.95" and m.params["p"] == 0.95
+    (printed, m), = trec_expand("map", rel=2)
+    assert m.params["rel"] == 2 and m.name == "AP(rel=2)"
+    (_, m), = trec_expand("ndcg", rel=2)  # graded: trec_eval's -l does not apply
+    assert "rel" not in m.params
+    with pytest.raises(ValueError, match="duplicate"):
+        trec_expand("P", "5,5")
+    with pytest.raises(ValueError, match="takes no parameters"):
+        trec_expand("map", "3")
+    with pytest.raises(ValueError, match="takes 4 value"):
+        trec_expand("utility", "1,-2")
+
+
+def test_trec_roots_cover_trec_eval_print_order():
+    assert [r for r in TREC_ORDER if trec_root(r) is None] == ["runid", "relstring"]
+    assert not trec_root("gm_map")[1].per_query and trec_root("map")[1].per_query
+
+
+# --------------------------------------------------------------- real trec_eval
+@pytest.fixture(scope="module")
+def trec_eval_binary(tmp_path_factory):
+    oracle = pytest.importorskip("trec_eval_oracle")
+    reason = oracle.missing_reason()
+    if reason:
+        pytest.skip(reason)
+    return oracle, oracle.built_once(tmp_path_factory.mktemp("trec_eval"))
+
+
+def _trec_eval_summary(oracle, binary, trec_dir, qrels_file, args):
+    out = oracle.run_c(binary, [*args, trec_dir / qrels_file, trec_dir / "results.test"])
+    assert out.rc == 0, out.err
+    return {line.split()[0]: line.split()[2] for line in out.lines() if line.split()[1] == "all"}
+
+
+@pytest.mark.parametrize("qrels_file", ["qrels.test", "qrels.rel_level"])
+def test_real_trec_eval_prints_the_registry_names_and_values(trec_eval_binary, trec_dir, qrels_file):
+    """Every trec_eval root with a family: trec_eval prints exactly trec_expand's names, with our means."""
+    oracle, binary = trec_eval_binary
+    qrels, run = sg.read_qrels(trec_dir / qrels_file), sg.read_run(trec_dir / "results.test")
+    roots = [r for r in TREC_ORDER if trec_root(r) and not (qrels_file != "qrels.test" and r.startswith("rbp"))]
+    extra = [("rbp", "p=0.5"), ("set_F", "0.5"), ("utility", "2,-3,1,0"), ("ndcg", "1=4,2=8"),
+             ("Rprec_mult", "0.5"), ("iprec_at_recall", "0.25"), ("success", "2"), ("unj", "3")]
+    if qrels_file != "qrels.test":  # trec_eval's graded rbp is undefined behaviour (m_rbp.c)
+        extra = [e for e in extra if e[0] != "rbp"]
+    printed = _trec_eval_summary(oracle, binary, trec_dir, qrels_file,
+                                 [a for r in roots for a in ("-m", r)])
+    printed.update(_trec_eval_summary(oracle, binary, trec_dir, qrels_file,
+                                      [a for r, p in extra for a in ("-m", f"{r}.{p}")]))
+    expected = [pair for r in roots for pair in trec_expand(r)] + [pair for r, p in extra for pair in trec_expand(r, p)]
+    assert {name for name, _ in expected} <= set(printed)
+    means = sg.mean(qrels, run, [m for _, m in expected])
+    for (name, m), ours in zip(expected, means):
+        assert abs(float(ours) - float(printed[name])) <= 5e-5 + 1e-12, (name, ours, printed[name])
+
+
+def test_utility_with_d_against_real_trec_eval(trec_eval_binary, trec_dir):
+    oracle, binary = trec_eval_binary
+    printed = _trec_eval_summary(oracle, binary, trec_dir, "qrels.test",
+                                 ["-m", "utility.1,-1,0,0.5", "-N", "100000"])
+    ours = sg.mean(sg.read_qrels(trec_dir / "qrels.test"), sg.read_run(trec_dir / "results.test"),
+                   ["Utility(d=0.5,n_docs=100000)"])
+    assert float(ours.iloc[0]) == pytest.approx(float(printed["utility_1,-1,0,0.5"]), abs=5e-5)
+
+
+# -------------------------------------------------------------------- Utility
+def test_utility_takes_any_weights_and_follows_trec_eval_formula():
+    """trec_eval's utility = a*rel_ret + b*nonrel_ret + c*rel_not_ret + d*nonrel_not_ret (m_utility.c)."""
+    counts = sg.evaluate(QRELS, RUN, ["NumRelRet", "NumRet", "NumRel"]).loc["q1"]
+    rr, ret, rel = counts["NumRelRet"], counts["NumRet"], counts["NumRel"]
+    for a, b, c, d, n in [(1, -1, 0, 0, None), (1, -2, 0, 0, None), (2, -3, -1, 0, None), (1, -1, 0, 0.5, 100)]:
+        name = f"Utility(a={a},b={b},c={c},d={d}" + (f",n_docs={n})" if n else ")")
+        value = sg.score_ranking(["a", "b", "c", "e", "x"], QRELS["q1"], [name])[name]
+        assert value == pytest.approx(a * rr + b * (ret - rr) + c * (rel - rr) + d * ((n or 0) + rr - ret - rel))
+    assert parse_measure("Utility(b=-2)").params["b"] == -2.0  # b is Utility's weight, not nDCG's log base
+    with pytest.raises(ValueError, match="needs the collection size n_docs"):
+        parse_measure("Utility(d=1)")
+    with pytest.raises(ValueError, match="must be greater than 1"):
+        parse_measure("nDCG(discount=jk,b=-2)@10")  # nDCG's b is still checked as a log base
+
+
+# ---------------------------------------------------------------- pytrec_eval
+def test_lineup_pytrec_eval_names_come_from_the_registry():
+    assert lineup.PYTREC_EVAL_NAMES["P"] == "P_{k}" and lineup.PYTREC_EVAL_NAMES["AP"] == "map_cut_{k}"
+    for name in ["P@10", "R@100", "Hit@5", "nDCG@10", "AP@5"]:
+        m = parse_measure(name)
+        assert lineup._pytrec_name(name) == (FAMILIES[m.family].pytrec_eval_name(m), None)
+    assert lineup._pytrec_name("AP") == ("map", None) and lineup._pytrec_name("nDCG") == ("ndcg", None)
+    assert lineup._pytrec_name("RR@10") == ("recip_rank", 10)
+    with pytest.raises(ValueError, match="no pytrec_eval counterpart"):
+        FAMILIES["Unj"].pytrec_eval_name(parse_measure("Unj@5"))  # pytrec_eval has no unj
+
+
+def test_pytrec_eval_agrees_on_every_root_it_knows(trec_qrels, trec_run):
+    """pytrec_eval under the names the registry gives, for each family it knows (trec_eval 9 rounding aside)."""
+    import pytrec_eval
+
+    pairs = [(printed, m) for root in TREC_ORDER if trec_root(root) and trec_root(root)[1].pytrec_eval
+             and not trec_root(root)[1].note and trec_root(root)[1].per_query for printed, m in trec_expand(root)]
+    ev = pytrec_eval.RelevanceEvaluator(trec_qrels, {FAMILIES[m.family].trec_spec(m).root for _, m in pairs})
+    theirs = ev.evaluate(trec_run)
+    ours = sg.evaluate(trec_qrels, trec_run, [m for _, m in pairs])
+    for printed, m in pairs:
+        for q in theirs:
+            assert ours.loc[q, m.name] == pytest.approx(theirs[q][printed], abs=1e-9), (printed, q)
+
+
+def test_known_measures_lists_every_family_and_trec_form():
+    known = known_measures()
+    for fam in FAMILIES.values():
+        assert any(k.split("(")[0].split("@")[0].split("[")[0] == fam.name for k in known), fam.name
+    for form in ["P_k", "iprec_at_recall_r", "Rprec_mult_m", "set_F[_beta]", "utility[_a,b,c,d]", "rbp[_p=x]"]:
+        assert form in known
+
+
+def test_set_f_parameter_is_beta_squared_in_trec_eval():
+    # trec_eval's set_F.x computes (x+1)PR/(xP+R): x is beta^2 (m_set_F.c)
+    P, R = 2 / 5, 2 / 3
+    value = sg.score_ranking(["a", "b", "c", "e", "x"], QRELS["q1"], ["set_F_4"])["set_F_4"]
+    assert value == pytest.approx(5 * P * R / (4 * P + R))
+    assert math.isclose(parse_measure("set_F_0.5").params["beta"], math.sqrt(0.5))
+    assert np.isfinite(value)
