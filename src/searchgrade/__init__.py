@@ -11,13 +11,16 @@ from .metrics import (
     parse_measure,
     score_ranking,
 )
+from .comparison import Comparison, compare
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "Comparison",
     "Evaluator",
     "Measure",
     "aggregate",
+    "compare",
     "evaluate",
     "known_measures",
     "mean",
