@@ -153,7 +153,7 @@ def test_hand_gradings(items):
     assert len(records) >= 6
     assert rag.validate_gradings(records, items) == []
     for r in records:
-        assert "hand-written example answer" in r["answer_by"] and "hand grade" in r["graded_by"]
+        assert "one AI coding session" in r["answer_by"] and "AI coding session" in r["graded_by"]
     labels = {r["correctness"] for r in records}
     assert {"correct", "partial", "incorrect", "no_answer"} <= labels
     verdicts = {v["verdict"] for r in records for v in r["must_have"]}

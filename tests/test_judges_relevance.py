@@ -1,5 +1,5 @@
 """Tests for the relevance judges of searchgrade.judges (answer containment, embedding similarity, hole filling,
-agreement with hand labels) and for the committed hand-labelled KorQuAD sample."""
+agreement with labels) and for the committed labelled KorQuAD sample."""
 import json
 import math
 from pathlib import Path
@@ -370,7 +370,7 @@ def test_label_file_sample_checks(tmp_path):
         read_labels(empty)
 
 
-# ---------------------------------------------------------------- the committed hand-labelled sample
+# ---------------------------------------------------------------- the committed labelled sample
 
 @pytest.fixture(scope="module")
 def korquad():

@@ -29,7 +29,7 @@ Relevance judges fill the holes a pool leaves: automatic assessors behind one in
 * :func:`make_judge` builds one by name (:data:`JUDGES`);
 * :func:`holes` and :func:`fill_holes` find the unjudged top-k documents of runs and give
   them the judge's grade; :func:`agreement` and :func:`validate` compare a judge with
-  hand labels (:func:`read_labels` checks a label file, :func:`draw_label_sample` draws one).
+  a labelled sample (:func:`read_labels` checks a label file, :func:`draw_label_sample` draws one).
 """
 from __future__ import annotations
 
@@ -624,7 +624,7 @@ def fill_holes(qrels: Mapping[str, Mapping[str, int]], runs, judge: Judge, k: in
 
 
 # ---------------------------------------------------------------------------
-# Judges against hand labels
+# Judges against a labelled sample
 
 
 def _grades_array(values, name: str) -> np.ndarray:
@@ -670,7 +670,7 @@ def agreement(reference, predicted) -> dict:
 
 
 def validate(judge: Judge, labels: pd.DataFrame, by: str = "source") -> pd.DataFrame:
-    """A judge against hand labels, per group of ``by`` (default: the sample's source) and over all rows.
+    """A judge against a labelled sample, per group of ``by`` (default: the sample's source) and over all rows.
 
     Columns: n, accuracy, kappa, share the judge calls 2, share labelled 2,
     answer_precision, answer_recall (see :func:`agreement`).
@@ -699,7 +699,7 @@ def validate(judge: Judge, labels: pd.DataFrame, by: str = "source") -> pd.DataF
 
 
 # ---------------------------------------------------------------------------
-# The hand-labelled sample: drawing it and reading it back
+# The labelled sample: drawing it and reading it back
 
 
 LABEL_SOURCES = {
@@ -878,9 +878,9 @@ def draw_label_sample(collection, runs: Mapping[str, Mapping[str, Mapping[str, f
 
 
 def easy_pairs(collection, n_questions: int, seed: int = 0, exclude: Iterable[str] = ()) -> pd.DataFrame:
-    """The easy test without hand labels: per drawn question its gold paragraph (expected 2) and one random paragraph (expected 0).
+    """The easy test without labels: per drawn question its gold paragraph (expected 2) and one random paragraph (expected 0).
 
-    Questions in ``exclude`` (e.g. those of the hand-labelled sample) are never drawn,
+    Questions in ``exclude`` (e.g. those of the labelled sample) are never drawn,
     so a threshold chosen here is not tuned on the labelled pairs. Columns: qid, docid,
     expected.
     """

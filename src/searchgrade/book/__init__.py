@@ -5,6 +5,8 @@ module                    what it holds
 ========================  ==================================================================
 :mod:`.runs`              the book's ten Korean retrievers and their cached TREC runs
 :mod:`.lineup`            chapter 5's tables and diagnostics over a line-up of runs
+:mod:`.overlap`           question-paragraph token overlap, and BM25 vs dense per overlap bucket
+:mod:`.paired`            paired tests of chosen pairs, and which rank flips the test supports
 :mod:`.widgets`           the three kernel-free widgets (scoring lab, rank slider, viewer)
 :mod:`.plotting`          the one plot style (NanumGothic, Okabe-Ito palette)
 :mod:`.sphinxext`         the Sphinx hook (notebook download, launch link)
