@@ -9,15 +9,18 @@ module                    what it holds
 :mod:`.paired`            paired tests of chosen pairs, and which rank flips the test supports
 :mod:`.widgets`           the three kernel-free widgets (scoring lab, rank slider, viewer)
 :mod:`.plotting`          the one plot style (NanumGothic, Okabe-Ito palette)
+:mod:`.tables`            the one table style (:func:`show`: caption above, rounded, headers on one line)
 :mod:`.sphinxext`         the Sphinx hook (notebook download, launch link)
 ========================  ==================================================================
 
 This package itself holds small notebook helpers (:func:`glue`, :func:`plain`,
-:func:`single_relevant_ranking`). Its modules need the ``book`` extra.
+:func:`single_relevant_ranking`, and :func:`show` from :mod:`.tables`). Its modules need the ``book`` extra.
 """
 from __future__ import annotations
 
 import numpy as np
+
+from .tables import Table, show  # noqa: F401  (the book's table style)
 
 
 def plain(value):
