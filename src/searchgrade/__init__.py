@@ -11,16 +11,19 @@ from .metrics import (
     parse_measure,
     score_ranking,
 )
+from ._cwl import CWLCurves, cwl
 from .comparison import Comparison, compare
 
 __version__ = "0.1.0"
 
 __all__ = [
+    "CWLCurves",
     "Comparison",
     "Evaluator",
     "Measure",
     "aggregate",
     "compare",
+    "cwl",
     "evaluate",
     "known_measures",
     "mean",

@@ -26,6 +26,7 @@ import math
 from dataclasses import dataclass
 from typing import Callable
 
+from . import _cwl as _cwl_kernels
 from . import _measures as k
 from ._params import Param, above_one, finite, fmt_value, gain_map, open_unit, positive, positive_int
 
@@ -347,6 +348,59 @@ FAMILIES: dict[str, Family] = {f.name: f for f in [
        trec=(TrecName("Rndcg", "plain"),)),
 ]}
 
+
+# ------------------------------------------------- C/W/L measures (cwl_eval, via ir_measures)
+# ir_measures' names and parameters (its cwl_eval provider); kernels and conventions in searchgrade._cwl.
+def _at_least(low: float) -> Callable:
+    """A check refusing values below ``low``."""
+    return lambda v: f"must be at least {fmt_value(low)}" if v < low else None
+
+
+def _inst_goal(v) -> str | None:
+    """INST's T: below 0.25 its C(i) = ((i + 2T - G(i) - 1)/(i + 2T - G(i)))^2 can exceed 1."""
+    return "must be at least 0.25 (below it INST's C(i) can exceed 1)" if v < 0.25 else None
+
+
+def _cwl_finish(measure: str, params: dict, given: set) -> dict:
+    """C/W/L gains (grade - min_rel) / (max_rel - min_rel) need max_rel > min_rel."""
+    if params.get("max_rel") is not None and params["max_rel"] <= params.get("min_rel", 0):
+        raise ValueError(f"measure {measure!r}: max_rel={params['max_rel']} must be greater than "
+                         f"min_rel={params.get('min_rel', 0)}")
+    return params
+
+
+_T = Param("T", float, 1.0, "the user's goal: the total gain wanted (T documents at full gain)", check=positive)
+_MIN_REL = Param("min_rel", int, 0, "grade at or below which a document gains 0", check=_at_least(0))
+_MAX_REL = Param("max_rel", int, None, "grade that earns full gain 1, higher grades count as it (default: the "
+                 "query's largest grade; ir_measures requires it)", check=positive_int)
+_CWL_GAIN = (_MIN_REL, _MAX_REL)
+
+
+def _cwl(name, kernel, doc, params, **kw) -> Family:
+    """A C/W/L family: graded (gain from min_rel/max_rel), no trec_eval or pytrec_eval counterpart."""
+    return _f(name, kernel, doc, tuple(params) + _CWL_GAIN, graded=True, finish=_cwl_finish, **kw)
+
+
+FAMILIES.update({f.name: f for f in [
+    _cwl("INST", _cwl_kernels.inst, "adaptive user model with goal T: C(i) = ((i+2T-G(i)-1)/(i+2T-G(i)))^2",
+         (Param("T", float, 1.0, _T.doc, check=_inst_goal),), cutoff="none", expected=False),
+    _cwl("INSQ", _cwl_kernels.insq, "weighted precision with patience from T: C(i) = ((i+2T-1)/(i+2T))^2",
+         (_T,), cutoff="none"),
+    _cwl("BPM", _cwl_kernels.bpm, "Bejeweled Player Model (static): read until gain T or k documents",
+         (_T,), cutoff="required", expected=False),
+    _cwl("SDCG", _cwl_kernels.sdcg, "scaled DCG@k: DCG over the DCG of k documents at full gain",
+         (Param("dcg", str, "log2", "DCG discount (ir_measures: only log2)", choices=("log2",)),),
+         cutoff="required"),
+    _cwl("NERR8", _cwl_kernels.nerr8, "C/W/L approximation of ERR: C(i) = 1 - g(i), truncated at k", (),
+         cutoff="required", expected=False),
+    _cwl("NERR9", _cwl_kernels.nerr9, "C/W/L approximation of ERR: C(i) = i/(i+1) (1 - g(i)), truncated at k",
+         (), cutoff="required", expected=False),
+    _cwl("NERR10", _cwl_kernels.nerr10, "C/W/L approximation of ERR: C(i) = p (1 - g(i))",
+         (Param("p", float, 0.9, "persistence: the chance of going on, times 1 - g(i)", check=open_unit),),
+         cutoff="none", expected=False),
+    _cwl("NERR11", _cwl_kernels.nerr11, "C/W/L approximation of ERR: C(i) = ((i+2T-1)/(i+2T))^2 (1 - g(i))",
+         (_T,), cutoff="none", expected=False),
+]})
 
 #: Other spellings of family names (matched case-insensitively, like the names themselves):
 #: ir_measures' aliases (MAP, MRR, NDCG, BPref, RPrec, Precision, Recall, Success) and a few more.

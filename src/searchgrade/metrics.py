@@ -247,8 +247,8 @@ class Evaluator:
         no documented tie order).  ``"expected"``: the mean of the measure over
         all orders of tied documents (McSherry & Najork 2008), exact in closed
         form for P, R, Hit, RelP, Rprec, AP, GMAP, RR, nDCG, DCG, CG, RBP,
-        RBP_resid, Judged/Hole/Unj and the set and count measures; other measures
-        raise ValueError naming the measure.
+        RBP_resid, SDCG, INSQ, Judged/Hole/Unj and the set and count measures;
+        other measures raise ValueError naming the measure.
     missing
         ``"ignore"`` (default, trec_eval and ir_measures): queries in the qrels
         but not in the run get no row, and a ``UserWarning`` gives how many and
