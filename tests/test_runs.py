@@ -1,8 +1,13 @@
-"""Tests for searchgrade.book.runs: run files, the cache (hit, miss, corruption), fusion inputs and the command line."""
+"""Cached runs: the engine (searchgrade.retrieval.runs) and the book's line-up on top of it (searchgrade.book.runs).
+
+Run files, the cache (hit, miss, corruption), fusion and second-stage inputs, the folder reader and the
+book's command line. A toy encoder (character counts) stands in for a model, so nothing here loads one.
+"""
 from __future__ import annotations
 
 import json
 import shutil
+import warnings
 from pathlib import Path
 
 import numpy as np
@@ -10,9 +15,12 @@ import pytest
 
 from searchgrade import collections as ck
 from searchgrade.book import runs
-from searchgrade.retrieval import dense, fusion
 from searchgrade.collections import Collection
-from searchgrade.io import read_run
+from searchgrade.io import FormatError, read_run
+from searchgrade.retrieval import dense, fusion
+from searchgrade.retrieval import lineup as L
+from searchgrade.retrieval import runs as engine
+from searchgrade.retrieval.runfolder import read_runs
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "beir_small"
 
@@ -31,35 +39,70 @@ class ToyEncoder(dense.Encoder):
         return np.array([[t.count(s) for s in self.SYLLABLES] + [0.1] for t in texts], dtype=np.float64)
 
 
+TOY_LINEUP = """\
+[[retriever]]
+name = "bm25-ws"
+kind = "bm25"
+tokeniser = "ko-ws"
+
+[[retriever]]
+name = "bm25-bigram"
+kind = "bm25"
+tokeniser = "ko-bigram"
+
+[[retriever]]
+name = "dense-toy"
+kind = "dense"
+model = "toy"
+
+[[retriever]]
+name = "rrf-bigram-toy"
+kind = "rrf"
+inputs = ["bm25-bigram", "dense-toy"]
+
+[[retriever]]
+name = "convex-bigram-toy"
+kind = "convex"
+inputs = ["bm25-bigram", "dense-toy"]
+weights = [0.5, 0.5]
+
+[[retriever]]
+name = "mnz-bigram-toy"
+kind = "combmnz"
+inputs = ["bm25-bigram", "dense-toy"]
+normalisation = "rank"
+
+[[retriever]]
+name = "rerank-bigram-toy"
+kind = "rerank"
+inputs = ["bm25-bigram"]
+depth = 2
+scorer = "bi-encoder"
+model = "toy"
+"""
+
+
 @pytest.fixture()
 def lineup(monkeypatch, tmp_path):
     monkeypatch.setitem(dense.ENCODERS, "toy", ToyEncoder)
     monkeypatch.setenv("SEARCHGRADE_CACHE", str(tmp_path / "cache"))
-    bm = {"k1": 1.5, "b": 0.75, "epsilon": 0.25, "fields": ["title", "text"]}
-    specs = [
-        runs.Retriever("bm25-ws", "BM25", "bm25", "ws", {"tokeniser": "ko-ws", **bm}),
-        runs.Retriever("bm25-bigram", "BM25", "bm25", "bigram", {"tokeniser": "ko-bigram", **bm}),
-        runs.Retriever("dense-toy", "dense", "dense", "toy", {"encoder": "toy", "fields": ["title", "text"]}),
-        runs.Retriever("rrf-bigram-toy", "hybrid", "rrf", "rrf", {"k": 60}, ("bm25-bigram", "dense-toy")),
-        runs.Retriever("convex-bigram-toy", "hybrid", "convex", "convex", {"weights": [0.5, 0.5]},
-                       ("bm25-bigram", "dense-toy")),
-        runs.Retriever("rerank-bigram-toy", "hybrid", "rerank", "rerank",
-                       {"n": 2, "scorer": {"encoder": "toy"}, "fields": ["title", "text"]}, ("bm25-bigram",)),
-    ]
-    return {s.name: s for s in specs}
+    engine._MODELS.clear()
+    return dict(L.parse_lineup(TOY_LINEUP, "toy.toml").retrievers)
 
 
 def _make(lineup, out, collection=FIXTURE, **kw):
     coll = ck.load_beir(collection) if isinstance(collection, Path) else collection
-    runs._WORKSPACES.clear()
+    engine._WORKSPACES.clear()
     return {(r.retriever): r for r in runs.make_runs([coll], out_dir=out, progress=False, lineup=lineup, **kw)}
 
 
-def test_default_lineup():
+def test_default_lineup_is_the_book_file():
     assert list(runs.LINEUP) == ["bm25-ws", "bm25-bigram", "bm25-kiwi", "bm25-mecab", "dense-e5", "dense-use",
                                  "dense-minilm", "rrf-kiwi-e5", "convex-kiwi-e5", "rerank-kiwi-e5"]
     assert {s.family for s in runs.LINEUP.values()} == {"BM25", "dense", "hybrid"}
-    assert runs.LINEUP["rerank-kiwi-e5"].params["n"] == 30
+    assert runs.LINEUP["rerank-kiwi-e5"].params["depth"] == 30
+    assert runs.DEFAULT_DEPTH == 100
+    assert all(s.origin.startswith(str(runs.LINEUP_FILE)) for s in runs.LINEUP.values())
     with pytest.raises(ValueError, match="already in the line-up"):
         runs.register_retriever(runs.LINEUP["bm25-ws"])
     with pytest.raises(ValueError, match="unknown input"):
@@ -76,14 +119,17 @@ def test_runs_written_then_cached(lineup, tmp_path):
         assert set(run) <= {"q1", "q2", "q3", "q4"}
         info = runs.run_info("beir_small", name, out)
         assert info["retriever"] == name and info["queries"] == 4 and len(info["key"]) == 64
+        assert info["kind"] == lineup[name].kind and info["inputs"] == list(lineup[name].inputs)
     bm25 = read_run(folder / "bm25-ws.run")
     assert next(iter(bm25["q1"])) == "d1"
-    mtimes = {p: p.stat().st_mtime_ns for p in folder.iterdir()}
+    manifest = json.loads((folder / engine.MANIFEST).read_text(encoding="utf-8"))
+    assert manifest["retrievers"] == list(lineup) and manifest["collection"] == "beir_small"
+    mtimes = {p: p.stat().st_mtime_ns for p in folder.iterdir() if p.suffix == ".run"}
     second = _make(lineup, out)
     assert {r.status for r in second.values()} == {"cached"}
-    assert {p: p.stat().st_mtime_ns for p in folder.iterdir()} == mtimes
+    assert {p: p.stat().st_mtime_ns for p in folder.iterdir() if p.suffix == ".run"} == mtimes
     # what get_run returns is what the file holds
-    runs._WORKSPACES.clear()
+    engine._WORKSPACES.clear()
     got = runs.get_run(ck.load_beir(FIXTURE), "rrf-bigram-toy", out_dir=out, progress=False, lineup=lineup)
     assert got == read_run(folder / "rrf-bigram-toy.run")
 
@@ -102,7 +148,8 @@ def test_cache_miss_on_changed_text_settings_or_file(lineup, tmp_path):
     lineup["bm25-bigram"].params["k1"] = 1.2
     status = {n: r.status for n, r in _make(lineup, out, coll).items()}
     assert status == {"bm25-ws": "cached", "bm25-bigram": "computed", "dense-toy": "cached",
-                      "rrf-bigram-toy": "computed", "convex-bigram-toy": "computed", "rerank-bigram-toy": "computed"}
+                      "rrf-bigram-toy": "computed", "convex-bigram-toy": "computed", "mnz-bigram-toy": "computed",
+                      "rerank-bigram-toy": "computed"}
     # a damaged run file no longer matches its recorded checksum
     path = out / "beir_small" / "bm25-ws.run"
     path.write_text(path.read_text(encoding="utf-8").replace(" 1 ", " 7 ", 1), encoding="utf-8")
@@ -121,10 +168,35 @@ def test_fusion_and_second_stage_runs(lineup, tmp_path):
     assert {q: set(d) for q, d in got.items()} == {q: set(d) for q, d in expected.items()}
     for qid, docs in expected.items():
         assert [got[qid][d] for d in docs] == pytest.approx(list(docs.values()))
+    mnz = fusion.combmnz({"bm25-bigram": bigram, "dense-toy": toy}, normalisation="rank", depth=100)
+    assert read_run(folder / "mnz-bigram-toy.run") == {q: d for q, d in mnz.items() if d}   # scores written exactly
     rerank = read_run(folder / "rerank-bigram-toy.run")
     top2 = fusion.candidates(bigram, 2)
     for qid, docs in rerank.items():
         assert set(docs) == set(top2[qid])
+
+
+def test_every_fusion_kind_and_its_warning(lineup, tmp_path):
+    text = TOY_LINEUP + "".join(
+        f'\n[[retriever]]\nname = "{kind}-{norm}"\nkind = "{kind}"\ninputs = ["bm25-ws", "dense-toy"]\n'
+        f'normalisation = "{norm}"\nweights = [0.7, 0.3]\ndepth = 2\n'
+        for kind in ("combsum", "combmax") for norm in ("minmax", "zscore", "none"))
+    specs = dict(L.parse_lineup(text, "more.toml").retrievers)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        made = _make(specs, tmp_path / "runs")
+    assert any("depth=2" in str(w.message) for w in caught)      # fusion says an input list was cut
+    folder = tmp_path / "runs" / "beir_small"
+    ws, toy = read_run(folder / "bm25-ws.run"), read_run(folder / "dense-toy.run")
+    for kind in ("combsum", "combmax"):
+        for norm in ("minmax", "zscore", "none"):
+            with warnings.catch_warnings():
+                warnings.simplefilter("ignore")
+                want = getattr(fusion, kind)({"bm25-ws": ws, "dense-toy": toy}, {"bm25-ws": 0.7, "dense-toy": 0.3},
+                                             normalisation=norm, depth=2)
+            got = read_run(folder / f"{kind}-{norm}.run")
+            assert got == {q: d for q, d in want.items() if d}, (kind, norm)
+            assert made[f"{kind}-{norm}"].status == "computed"
 
 
 def test_refuses_unusable_collections(lineup, tmp_path):
@@ -147,9 +219,54 @@ def test_collection_hash_ignores_qrels():
     assert runs.collection_hash(c) != h
 
 
+def test_load_collection_by_name_folder_and_jsonl_qrels(tmp_path, monkeypatch):
+    monkeypatch.setenv("SEARCHGRADE_CACHE", str(tmp_path / "cache"))
+    assert engine.load_collection(str(FIXTURE)).queries == ck.load_beir(FIXTURE).queries
+    assert len(engine.load_collection(f"beir:{FIXTURE}", "dev").qrels) == 1
+    # qrels as JSON lines (the hub's copies): converted into a cached TSV folder, ids with spaces renamed
+    folder = tmp_path / "jsonl"
+    (folder / "qrels").mkdir(parents=True)
+    shutil.copy(FIXTURE / "queries.jsonl", folder / "queries.jsonl")
+    corpus = (FIXTURE / "corpus.jsonl").read_text(encoding="utf-8").replace('"_id": "d1"', '"_id": "Tomato 1"')
+    (folder / "corpus.jsonl").write_text(corpus, encoding="utf-8")
+    (folder / "qrels" / "dev.jsonl").write_text(
+        '{"query-id": "q1", "corpus-id": "Tomato 1", "score": 1}\n{"query-id": "q2", "corpus-id": "d3", "score": 2.0}\n',
+        encoding="utf-8")
+    coll = engine.load_collection(folder, "dev")
+    assert coll.qrels == {"q1": {"Tomato_1": 1}, "q2": {"d3": 2}} and "Tomato_1" in coll.corpus
+    assert coll.meta["renamed_ids"] == {"Tomato_1": "Tomato 1"}
+    (folder / "qrels" / "dev.jsonl").write_text('{"query-id": "q1", "corpus-id": "d2", "score": 0.5}\n',
+                                                encoding="utf-8")
+    with pytest.raises(FormatError, match=r"dev\.jsonl:1: score 0\.5 is not an integer"):
+        engine.load_collection(folder, "dev")
+    with pytest.raises(ValueError, match="unknown collection 'no-such'"):
+        engine.load_collection("no-such")
+
+
+def test_read_runs_checks_checksums_and_collection(lineup, tmp_path):
+    out = tmp_path / "runs"
+    _make(lineup, out)
+    folder = out / "beir_small"
+    coll = ck.load_beir(FIXTURE)
+    got = read_runs(folder, coll)
+    assert list(got.runs) == list(lineup)                         # the manifest's order
+    assert got.runs["bm25-ws"] == read_run(folder / "bm25-ws.run") and got.infos["bm25-ws"]["kind"] == "bm25"
+    other = Collection("other", {"d1": {"title": "", "text": "x"}}, {"q1": "x"}, {"q1": {"d1": 1}})
+    with pytest.raises(ValueError, match="was made on the collection 'beir_small'"):
+        read_runs(folder, other)
+    path = folder / "dense-toy.run"
+    path.write_text(path.read_text(encoding="utf-8") + "q9 Q0 d1 1 0.5 dense-toy\n", encoding="utf-8")
+    with pytest.raises(FormatError, match="differs from the checksum"):
+        read_runs(folder, coll)
+    with pytest.raises(FileNotFoundError, match="no run for nope"):
+        read_runs(folder, coll, ["nope"])
+    with pytest.raises(FileNotFoundError, match="no .run files"):
+        read_runs(tmp_path, coll)
+
+
 def test_command_line(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("SEARCHGRADE_CACHE", str(tmp_path / "cache"))
-    runs._WORKSPACES.clear()
+    engine._WORKSPACES.clear()
     assert runs.main(["--list"]) == 0
     assert "rerank-kiwi-e5" in capsys.readouterr().out
     args = ["--collections", f"beir:{FIXTURE}", "--retrievers", "bm25-ws,bm25-bigram", "--out", str(tmp_path), "--quiet"]
@@ -179,10 +296,10 @@ def _same_up_to_ties(single, batch):
 
 @pytest.mark.parametrize("k", [1, 2, 3, 10])
 def test_batch_top_k_equals_top_k(k):
-    from searchgrade.retrieval import BM25Okapi, TfIdf
+    from searchgrade.retrieval import BM25Okapi, TfIdf, korean
 
     coll = ck.load_beir(FIXTURE)
-    tok = runs.korean.get_tokeniser("ko-bigram")
+    tok = korean.get_tokeniser("ko-bigram")
     docs = tok.batch(dense.doc_texts(coll.corpus), progress=False)
     queries = tok.batch(list(coll.queries.values()), progress=False) + [[], ["없는말"], ["토마", "토마", "도시"]]
     for model in (BM25Okapi(docs), TfIdf(docs)):
@@ -212,7 +329,7 @@ def test_batch_top_k_with_zero_weights_and_ties():
 
 def test_get_runs_and_lineup_table(lineup, tmp_path):
     out = tmp_path / "runs"
-    runs._WORKSPACES.clear()
+    engine._WORKSPACES.clear()
     got = runs.get_runs(ck.load_beir(FIXTURE), ["bm25-ws", "rrf-bigram-toy"], out_dir=out, progress=False, lineup=lineup)
     assert list(got) == ["bm25-ws", "rrf-bigram-toy"]
     assert got["bm25-ws"] == read_run(out / "beir_small" / "bm25-ws.run")
@@ -223,10 +340,40 @@ def test_get_runs_and_lineup_table(lineup, tmp_path):
 
 def test_code_fingerprint_invalidates_exactly_the_runs_that_use_the_code(monkeypatch):
     """An edit of dense.py changes the keys of dense, fusion-of-dense and rerank runs, not BM25's."""
-    real = runs._code_fingerprint
-    before = {name: runs._settings(spec, runs.LINEUP) for name, spec in runs.LINEUP.items()}
-    monkeypatch.setattr(runs, "_code_fingerprint",
-                        lambda kind: real(kind) + ("-edited" if "retrieval/dense.py" in runs._KIND_MODULES[kind] else ""))
-    after = {name: runs._settings(spec, runs.LINEUP) for name, spec in runs.LINEUP.items()}
+    real = engine._code_fingerprint
+    before = {name: engine.settings(spec, runs.LINEUP) for name, spec in runs.LINEUP.items()}
+    monkeypatch.setattr(engine, "_code_fingerprint",
+                        lambda kind: real(kind) + ("-edited" if "retrieval/dense.py" in engine._KIND_MODULES[kind] else ""))
+    after = {name: engine.settings(spec, runs.LINEUP) for name, spec in runs.LINEUP.items()}
     changed = {name for name in before if before[name] != after[name]}
     assert changed == {"dense-e5", "dense-use", "dense-minilm", "rrf-kiwi-e5", "convex-kiwi-e5", "rerank-kiwi-e5"}
+
+
+def test_the_parser_is_not_part_of_the_key_but_the_engine_is():
+    """Editing the line-up parser cannot change a run (its output, the settings, is in the key); the engine can."""
+    assert "retrieval/lineup.py" not in {m for mods in engine._KIND_MODULES.values() for m in mods}
+    assert engine._ENGINE == "retrieval/runs.py"
+    spec = runs.LINEUP["bm25-ws"]
+    s = engine.settings(spec, runs.LINEUP)
+    assert s["params"] == spec.params and s["tokeniser"]["name"] == "ko-ws"
+
+
+def test_an_english_analyser_as_bm25_tokeniser(tmp_path, monkeypatch):
+    """`tokeniser` may name an analyser of searchgrade.retrieval.sparse; the run is BM25 over its terms."""
+    from searchgrade.retrieval import BM25Okapi, sparse
+
+    monkeypatch.setenv("SEARCHGRADE_CACHE", str(tmp_path / "cache"))
+    coll = Collection("english", {"d1": {"title": "Flow", "text": "boundary layers flowing past plates"},
+                                  "d2": {"title": "Heat", "text": "heat transfer in slabs"},
+                                  "d3": {"title": "", "text": "the plate flows"}},
+                      {"q1": "flow past a plate", "q2": "transferring heat"}, {"q1": {"d1": 1}, "q2": {"d2": 1}})
+    specs = L.parse_lineup('[[retriever]]\nname = "bm25-stems"\nkind = "bm25"\ntokeniser = "stems"\n', "en.toml")
+    engine._WORKSPACES.clear()
+    got = engine.get_run(coll, "bm25-stems", specs, tmp_path / "runs", progress=False)
+    docs = [sparse.stems(t) for t in dense.doc_texts(coll.corpus)]
+    bm25 = BM25Okapi(docs)
+    want = {q: {list(coll.corpus)[i]: float(s) for i, s in zip(*bm25.top_k(sparse.stems(t), 100))}
+            for q, t in coll.queries.items()}
+    assert got == {q: d for q, d in want.items() if d} and set(got["q1"]) == {"d1", "d3"}
+    info = engine.run_info(tmp_path / "runs", "bm25-stems")
+    assert info["settings"]["tokeniser"]["name"] == "stems" and "snowballstemmer" in info["settings"]["tokeniser"]

@@ -1,8 +1,22 @@
-"""``python -m searchgrade``: the package's command line (``--version``; ``trec_eval`` runs the trec_eval-compatible CLI)."""
+"""``python -m searchgrade``: the package's command line (``--version`` and three subcommands).
+
+``trec_eval``  the trec_eval-compatible CLI (:mod:`searchgrade.trec_eval`)
+``runs``       one cached TREC run per retriever of a line-up file (:mod:`searchgrade.retrieval.command`;
+               the ``retrieval`` extra)
+``report``     one self-contained HTML page comparing a folder of runs (:mod:`searchgrade.book.report`;
+               the ``book`` extra)
+"""
 from __future__ import annotations
 
 import argparse
 import sys
+
+_SUBCOMMANDS = {
+    "trec_eval": ("searchgrade.trec_eval", "trec_eval's options, QRELS, RUN"),
+    "runs": ("searchgrade.retrieval.command", "--lineup FILE --collection NAME_OR_FOLDER --out DIR"),
+    "report": ("searchgrade.book.report", "--collection NAME_OR_FOLDER --runs DIR --out report.html"),
+}
+_EXTRAS = {"runs": "retrieval", "report": "book"}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -10,14 +24,19 @@ def main(argv: list[str] | None = None) -> int:
     from . import __version__
 
     argv = sys.argv[1:] if argv is None else list(argv)
-    if argv and argv[0] == "trec_eval":
-        from .trec_eval import main as trec_eval_main
+    if argv and argv[0] in _SUBCOMMANDS:
+        import importlib
 
-        return trec_eval_main(argv[1:])
-    parser = argparse.ArgumentParser(
-        prog="searchgrade",
-        description="Retrieval evaluation you can check. Subcommand: trec_eval [trec_eval's options] QRELS RUN.",
-    )
+        try:
+            module = importlib.import_module(_SUBCOMMANDS[argv[0]][0])
+        except ImportError as err:
+            print(f"error: `searchgrade {argv[0]}` needs the {_EXTRAS.get(argv[0], 'core')} extra "
+                  f"(pip install 'searchgrade[{_EXTRAS.get(argv[0], '')}]'): {err}", file=sys.stderr)
+            return 2
+        return module.main(argv[1:])
+    usage = "; ".join(f"{name} {args}" for name, (_, args) in _SUBCOMMANDS.items())
+    parser = argparse.ArgumentParser(prog="searchgrade",
+                                     description=f"Retrieval evaluation you can check. Subcommands: {usage}.")
     parser.add_argument("--version", action="version", version=f"searchgrade {__version__}")
     parser.parse_args(argv)
     parser.print_help()

@@ -3,7 +3,9 @@
 ========================  ==================================================================
 module                    what it holds
 ========================  ==================================================================
-:mod:`.runs`              the book's ten Korean retrievers and their cached TREC runs
+:mod:`.runs`              the book's line-up (``lineups/book.toml``) and its cached runs
+:mod:`.report`            ``searchgrade report``: chapter 5's analyses of a folder of runs as one HTML page
+:mod:`.report_html`       the report's HTML pieces (tables, inline SVG histograms)
 :mod:`.lineup`            chapter 5's tables and diagnostics over a line-up of runs
 :mod:`.overlap`           question-paragraph token overlap, and BM25 vs dense per overlap bucket
 :mod:`.paired`            paired tests of chosen pairs, and which rank flips the test supports

@@ -8,6 +8,11 @@ module                    what it holds
 :mod:`.dense`             dense encoders (e5, USE, sentence-transformers) and a dense index
 :mod:`.fusion`            RRF, convex combination, a second stage over candidates
 :mod:`.chunking`          chunking documents for RAG evaluation, a BM25 chunk index
+:mod:`.lineup`            line-up files (TOML): retrievers and their settings, checked before running
+:mod:`.runs`              cached TREC runs of any line-up (the engine behind ``searchgrade runs``)
+:mod:`.sources`           collections by name, from the model hub (pinned) or a BEIR folder
+:mod:`.runfolder`         reading a folder of runs back, checked against its record
+:mod:`.command`           the ``searchgrade runs`` command line
 ========================  ==================================================================
 
 The names of :mod:`.sparse` are available here directly (``retrieval.search``,

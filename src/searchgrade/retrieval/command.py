@@ -1,0 +1,111 @@
+"""``searchgrade runs``: check a line-up file, its models and the collection, then compute or find its runs.
+
+::
+
+    searchgrade runs --lineup my.toml --collection path/to/beir --out runs/mine
+    searchgrade runs --lineup lineups/article.toml --collection ko-strategyqa-mteb --out runs/article
+    searchgrade runs --lineup lineups/article.toml --collection DIR --out OUT \\
+        --model-map BAAI/bge-m3=/models/small --device cpu      # the same file, other models
+
+The line-up is read and checked first (:func:`.lineup.read_lineup`, then
+:func:`.lineup.check_available` for the retrievers asked for and their inputs), so a bad file or a
+model that is not on this machine stops the command before anything is computed; ``--check`` stops
+there. Exit status 2 and one ``error:`` line on bad input. The runs are made by :mod:`.runs`.
+"""
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+
+from ..io import FormatError
+from .lineup import Lineup, LineupError, check_available, parse_model_map, read_lineup
+from .runs import RunRecord, make_runs
+from .sources import load_collection
+
+__all__ = ["main"]
+
+
+def _parser() -> argparse.ArgumentParser:
+    """The options of ``searchgrade runs``."""
+    parser = argparse.ArgumentParser(prog="searchgrade runs",
+                                     description="Compute (or find cached) one TREC run per retriever of a line-up file.")
+    parser.add_argument("--lineup", required=True, help="the line-up file (TOML)")
+    parser.add_argument("--collection", help="a collection name, beir:<folder> or a BEIR folder "
+                                             "(default: the line-up's [lineup] collection)")
+    parser.add_argument("--out", required=True, help="the folder for the runs (one .run and one .json per retriever)")
+    parser.add_argument("--split", default=None, help="qrels split of a BEIR folder (default: test)")
+    parser.add_argument("--retrievers", default=None, help="comma-separated subset (default: all)")
+    parser.add_argument("--depth", type=int, default=None, help="documents per query (default: the line-up's, else 100)")
+    parser.add_argument("--model-map", action="append", default=[], metavar="NAME=PATH",
+                        help="load model NAME from PATH instead (repeatable)")
+    parser.add_argument("--device", default=None, help="replace every retriever's device (cpu, cuda, cuda:N, mps)")
+    parser.add_argument("--force", action="store_true", help="recompute even when a cached run matches")
+    parser.add_argument("--check", action="store_true", help="check the line-up, its models and the collection; run nothing")
+    parser.add_argument("--quiet", action="store_true", help="no progress bars")
+    return parser
+
+
+def _needed(lineup: Lineup, names: Sequence[str]) -> list[str]:
+    """The named retrievers and, recursively, their inputs, in line-up order."""
+    seen: set[str] = set()
+
+    def add(name: str) -> None:
+        if name not in seen:
+            seen.add(name)
+            for i in lineup.retrievers[name].inputs:
+                add(i)
+
+    for n in names:
+        add(n)
+    return [n for n in lineup.retrievers if n in seen]
+
+
+def _collection_arg(args, lineup: Lineup) -> str:
+    """The collection to run on: --collection, else the line-up's own (a path relative to the file if it exists)."""
+    if args.collection:
+        return args.collection
+    if not lineup.collection:
+        raise ValueError("no collection: pass --collection (or set collection in the line-up's [lineup] table)")
+    beside = Path(lineup.path).parent / lineup.collection
+    return str(beside) if beside.exists() else lineup.collection
+
+
+def _print_records(records: list[RunRecord]) -> None:
+    """The table of what was computed or found cached."""
+    print(f"{'retriever':20s} {'status':9s} {'wall s':>8s} {'CPU s':>8s} {'no result':>9s}  file")
+    for r in records:
+        print(f"{r.retriever:20s} {r.status:9s} {r.seconds:8.1f} {r.cpu_seconds:8.1f} {r.queries_without_results:9d}  "
+              f"{r.path}")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """``searchgrade runs``: check a line-up file, then compute or find its runs; 2 on a bad file or collection."""
+    args = _parser().parse_args(argv)
+    try:
+        lineup = read_lineup(args.lineup, parse_model_map(args.model_map), args.device)
+        names = [n for n in args.retrievers.split(",") if n] if args.retrievers else list(lineup.retrievers)
+        unknown = [n for n in names if n not in lineup.retrievers]
+        if unknown:
+            raise ValueError(f"--retrievers: {', '.join(unknown)} not in {args.lineup} "
+                             f"(it has {', '.join(lineup.retrievers)})")
+        check_available(lineup, _needed(lineup, names))
+        coll = load_collection(_collection_arg(args, lineup), args.split)
+        if args.check:
+            print(f"{args.lineup}: {len(lineup.retrievers)} retrievers, all usable here; collection {coll.name!r}: "
+                  f"{len(coll.corpus):,} documents, {len(coll.queries):,} queries")
+            return 0
+        t0 = time.perf_counter()
+        records = make_runs(coll, lineup, args.out, names, args.depth, args.force, progress=not args.quiet)
+    except (LineupError, FormatError, ValueError, FileNotFoundError, RuntimeError, ImportError) as err:
+        print(f"error: {err}", file=sys.stderr)
+        return 2
+    _print_records(records)
+    print(f"{len(records)} runs in {args.out} ({time.perf_counter() - t0:.1f} s)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

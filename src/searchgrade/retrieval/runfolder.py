@@ -1,0 +1,78 @@
+"""Reading a folder of runs back: the runs in line-up order, each checked against its record and the collection.
+
+``searchgrade report`` reads what ``searchgrade runs`` wrote (:mod:`.runs`): every ``*.run`` of the
+folder, in the order of ``lineup.json`` (others after it, by name), each with its ``.json`` record. A
+run whose file no longer matches the checksum in its record, or whose record names another
+collection (by :func:`.sources.collection_hash`), is refused; a plain TREC file without a record is
+read as it is (its record is None).
+"""
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..checksums import sha256 as _checksum
+from ..collections import Collection
+from ..io import FormatError, read_run
+from .runs import MANIFEST, Run
+from .sources import collection_hash
+
+__all__ = ["RunFolder", "read_runs"]
+
+
+@dataclass
+class RunFolder:
+    """The runs of one folder in line-up order, each one's sidecar record (None for a plain TREC file), the manifest."""
+
+    folder: Path
+    runs: dict[str, Run]
+    infos: dict[str, dict | None]
+    manifest: dict | None
+
+
+def read_runs(folder: str | os.PathLike, collection: Collection | None = None,
+              retrievers: Sequence[str] | None = None) -> RunFolder:
+    """Every ``*.run`` of a folder (or the named ones), checked against its sidecar's checksum and the collection."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        raise FileNotFoundError(f"{folder}: no such folder of runs")
+    manifest_path = folder / MANIFEST
+    manifest = json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.is_file() else None
+    present = sorted(p.stem for p in folder.glob("*.run"))
+    if not present:
+        raise FileNotFoundError(f"{folder}: no .run files here (make them with `searchgrade runs`)")
+    order = [n for n in (manifest or {}).get("retrievers", []) if n in present]
+    names = order + [n for n in present if n not in order]
+    if retrievers:
+        missing = [n for n in retrievers if n not in present]
+        if missing:
+            raise FileNotFoundError(f"{folder}: no run for {', '.join(missing)} (have: {', '.join(names)})")
+        names = list(retrievers)
+    expected = collection_hash(collection) if collection is not None else None
+    runs, infos = {}, {}
+    for name in names:
+        infos[name] = _checked_info(folder, name, collection, expected)
+        runs[name] = read_run(folder / f"{name}.run")
+    return RunFolder(folder, runs, infos, manifest)
+
+
+def _checked_info(folder: Path, name: str, collection: Collection | None, expected: str | None) -> dict | None:
+    """A run's sidecar, refused if the file changed since it was written or it was made on another collection."""
+    path = folder / f"{name}.json"
+    if not path.is_file():
+        return None
+    try:
+        info = json.loads(path.read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as err:
+        raise FormatError(str(path), None, f"not a readable run record ({err})") from None
+    if info.get("sha256") != _checksum(folder / f"{name}.run"):
+        raise FormatError(str(folder / f"{name}.run"), None, f"the file differs from the checksum in {path.name}: "
+                                                             "it changed after it was written; make it again")
+    if expected is not None and info.get("collection_hash") != expected:
+        raise ValueError(f"{folder / (name + '.run')} was made on the collection {info.get('collection')!r} "
+                         f"(hash {str(info.get('collection_hash'))[:12]}), not on {collection.name!r} "
+                         f"(hash {expected[:12]}): its documents or queries differ")
+    return info

@@ -1,0 +1,217 @@
+"""Where a run's collection comes from: built-in names, the Hugging Face hub (pinned), BEIR folders.
+
+:func:`load_collection` resolves what ``searchgrade runs --collection`` and ``searchgrade report``
+are given: a :class:`~searchgrade.collections.Collection`, a name of
+:func:`searchgrade.collections.load` (``korquad-dev``, ``autorag``, ...), a name of
+:data:`HUB_COLLECTIONS`, ``beir:<folder>`` or a BEIR folder (``split``, default ``test``). Named
+collections are fixed (checksummed raw files, pinned revisions) and loaded once per process;
+folders are read again each time. :func:`collection_hash` is what a run's cache key holds of the
+collection. Hub collections:
+
+========================  ===========================================================================
+name                      what it is
+========================  ===========================================================================
+``ko-strategyqa-mteb``    Ko-StrategyQA as MTEB evaluates it (``taeminlee/Ko-StrategyQA`` at revision
+                          ``d243889a3eb6654029dbd7e7f9319ae31d58f97c``, MTEB's pin): the 9,251 Korean
+                          Wikipedia paragraphs and the dev split's 592 queries, the article's collection
+========================  ===========================================================================
+
+The files are fetched with ``huggingface_hub.hf_hub_download`` (imported only when a hub
+collection is asked for; it comes with sentence-transformers, in the ``retrieval`` extra). As for
+models (:mod:`.dense`), the hub is used only when ``HF_HUB_OFFLINE=0``; otherwise only the local
+Hugging Face cache is read, and a collection that is not there fails with a message saying how to
+get it. Without a hub, download the three files elsewhere and pass their folder instead of the
+name: ``corpus.jsonl``, ``queries.jsonl`` and ``qrels/dev.jsonl``.
+
+The hub's copy writes its qrels as JSON lines (``qrels/dev.jsonl``: ``query-id``, ``corpus-id``,
+``score``) where BEIR's loader reads ``qrels/dev.tsv``; :func:`tsv_qrels_folder` converts them into
+a cached folder (content-addressed) that :func:`searchgrade.collections.load_beir` reads with all
+its checks. Ids containing whitespace (which TREC run files cannot hold) are renamed with
+:func:`searchgrade.collections.trec_safe_ids`; ``meta["renamed_ids"]`` maps each new id to the old one.
+
+The engine (:mod:`.runs`) does not count this module's code in a run's key: what it reads is
+hashed instead. The hub loader and the JSON-lines conversion would sit as well in
+:mod:`searchgrade.collections`.
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from dataclasses import dataclass
+from pathlib import Path
+
+from .. import collections
+from ..collections import Collection, CollectionFormatError, load_beir, trec_safe_ids
+from ..collections.beir import read_jsonl
+
+__all__ = ["load_collection", "collection_hash", "HubCollection", "HUB_COLLECTIONS", "load_hub_collection",
+           "tsv_qrels_folder", "safe_ids"]
+
+
+_COLLECTIONS: dict[str, Collection] = {}
+
+
+def load_collection(name: str | os.PathLike | Collection, split: str | None = None) -> Collection:
+    """A collection: a Collection, a built-in or hub name, ``beir:<folder>`` or a BEIR folder (``split``, default test)."""
+    if isinstance(name, Collection):
+        return name
+    text = os.fspath(name)
+    if text.startswith("beir:"):
+        return _beir(text[len("beir:"):], split)
+    if text in HUB_COLLECTIONS or text in collections.LOADERS:
+        if split is not None:
+            raise ValueError(f"the collection {text!r} has its own split; --split is for BEIR folders")
+        if text not in _COLLECTIONS:  # named collections are fixed (checksummed or pinned): loaded once per process
+            _COLLECTIONS[text] = (load_hub_collection(text) if text in HUB_COLLECTIONS
+                                  else collections.load(text))
+        return _COLLECTIONS[text]
+    if Path(text).is_dir():
+        return _beir(text, split)
+    raise ValueError(f"unknown collection {text!r} and no folder of that name; known: "
+                     f"{', '.join(sorted([*collections.LOADERS, *HUB_COLLECTIONS]))}, or a BEIR folder")
+
+
+def _beir(folder: str, split: str | None) -> Collection:
+    """A BEIR folder (qrels as TSV or JSON lines), with whitespace in ids renamed."""
+    split = split or "test"
+    coll = collections.load_beir(tsv_qrels_folder(folder, split), split=split, name=Path(folder).resolve().name)
+    return safe_ids(coll)
+
+
+def collection_hash(collection: Collection) -> str:
+    """SHA-256 over the documents (id, every field) and queries (id, text) in their order; qrels do not affect runs."""
+    h = hashlib.sha256()
+    for docid, doc in collection.corpus.items():
+        h.update(json.dumps([docid, sorted(doc.items())], ensure_ascii=False).encode("utf-8"))
+        h.update(b"\n")
+    h.update(b"--queries--\n")
+    for qid, text in collection.queries.items():
+        h.update(json.dumps([qid, text], ensure_ascii=False).encode("utf-8"))
+        h.update(b"\n")
+    return h.hexdigest()
+
+
+@dataclass(frozen=True)
+class HubCollection:
+    """A BEIR-format data set on the hub: repository, pinned revision, split, the files to fetch, credit."""
+
+    repo: str
+    revision: str
+    split: str
+    files: tuple[str, ...]
+    credit: str
+
+
+HUB_COLLECTIONS: dict[str, HubCollection] = {
+    "ko-strategyqa-mteb": HubCollection(
+        repo="taeminlee/Ko-StrategyQA", revision="d243889a3eb6654029dbd7e7f9319ae31d58f97c", split="dev",
+        files=("corpus.jsonl", "queries.jsonl", "qrels/dev.jsonl"),
+        credit="Ko-StrategyQA (NomaDamas' Korean DeepL translation of StrategyQA, Geva et al. 2021), BEIR format "
+               "by taeminlee, as MTEB evaluates it; the translation's licence is not stated"),
+}
+
+
+def _offline() -> bool:
+    """True unless HF_HUB_OFFLINE asks for the hub (the rule of searchgrade.retrieval.dense)."""
+    return os.environ.get("HF_HUB_OFFLINE", "1").strip().lower() not in ("0", "false", "no", "")
+
+
+def _cache_root() -> Path:
+    """Where converted folders go: ``$SEARCHGRADE_CACHE/collections`` (default ``data/cache/collections``)."""
+    from .dense import cache_root
+
+    return cache_root() / "collections"
+
+
+def _fetch(name: str, spec: HubCollection) -> Path:
+    """The local snapshot folder holding the collection's files (downloaded if the hub may be used)."""
+    try:
+        from huggingface_hub import hf_hub_download
+    except ImportError:
+        raise RuntimeError(f"the collection {name!r} is read from the Hugging Face hub with huggingface_hub, which is "
+                           "not installed (pip install huggingface_hub; it comes with 'searchgrade[retrieval]')") from None
+    paths = []
+    for filename in spec.files:
+        try:
+            paths.append(Path(hf_hub_download(spec.repo, filename, repo_type="dataset", revision=spec.revision,
+                                              local_files_only=_offline())))
+        except Exception as err:  # offline, not cached, no network, no such revision: all mean "not available"
+            how = ("no model hub is reachable (HF_HUB_OFFLINE=1) and it is not in the local Hugging Face cache"
+                   if _offline() else "the hub could not be reached or has no such file")
+            raise RuntimeError(
+                f"the collection {name!r} ({spec.repo} @ {spec.revision[:12]}, file {filename}) is not available: "
+                f"{how}. Set HF_HUB_OFFLINE=0 on a machine with access, or download {', '.join(spec.files)} "
+                f"(e.g. `huggingface-cli download {spec.repo} --repo-type dataset --revision {spec.revision} "
+                f"--local-dir DIR`) and pass DIR instead of the name. ({type(err).__name__}: {err})") from err
+    return paths[0].parent
+
+
+def load_hub_collection(name: str) -> Collection:
+    """A collection of :data:`HUB_COLLECTIONS` by name, from the hub or the local Hugging Face cache."""
+    if name not in HUB_COLLECTIONS:
+        raise ValueError(f"unknown hub collection {name!r}; known: {', '.join(HUB_COLLECTIONS)}")
+    spec = HUB_COLLECTIONS[name]
+    folder = tsv_qrels_folder(_fetch(name, spec), spec.split)
+    coll = load_beir(folder, split=spec.split, name=name)
+    coll.meta.update({"source": f"{spec.repo} @ {spec.revision} (Hugging Face hub), split {spec.split}",
+                      "hub": {"repo": spec.repo, "revision": spec.revision}, "credit": spec.credit})
+    return safe_ids(coll)
+
+
+def safe_ids(coll: Collection) -> Collection:
+    """The collection with whitespace in its ids replaced (TREC runs cannot hold it); meta["renamed_ids"]: new -> old."""
+    if not coll.meta.get("ids_with_whitespace"):
+        return coll
+    return trec_safe_ids(coll)[0]
+
+
+def _digest(paths: list[Path]) -> str:
+    """SHA-256 over the files' names and bytes."""
+    h = hashlib.sha256()
+    for p in paths:
+        h.update(p.name.encode() + b"\0")
+        with p.open("rb") as fh:
+            for block in iter(lambda: fh.read(1 << 20), b""):
+                h.update(block)
+    return h.hexdigest()
+
+
+def tsv_qrels_folder(folder: str | os.PathLike, split: str) -> Path:
+    """``folder`` itself if it has ``qrels/<split>.tsv``; else a cached copy with ``qrels/<split>.jsonl`` written as TSV."""
+    folder = Path(folder)
+    tsv, jsonl = folder / "qrels" / f"{split}.tsv", folder / "qrels" / f"{split}.jsonl"
+    if tsv.is_file() or not jsonl.is_file():
+        return folder
+    sources = [folder / "corpus.jsonl", folder / "queries.jsonl", jsonl]
+    missing = [str(p) for p in sources if not p.is_file()]
+    if missing:
+        raise FileNotFoundError(f"{', '.join(missing)}: no such file")
+    target = _cache_root() / f"{folder.name}-{_digest(sources)[:16]}"
+    if not (target / "qrels" / f"{split}.tsv").is_file():
+        tmp = target.with_name(target.name + f".tmp{os.getpid()}")
+        (tmp / "qrels").mkdir(parents=True, exist_ok=True)
+        for p in sources[:2]:
+            shutil.copyfile(p, tmp / p.name)
+        (tmp / "qrels" / f"{split}.tsv").write_text(_qrels_tsv(jsonl), encoding="utf-8")
+        if target.exists():
+            shutil.rmtree(target)
+        os.replace(tmp, target)
+    return target
+
+
+def _qrels_tsv(path: Path) -> str:
+    """A JSON-lines qrels file (query-id, corpus-id, score) as BEIR's TSV text; a score must be an integer."""
+    lines = ["query-id\tcorpus-id\tscore"]
+    for lineno, obj in read_jsonl(path, ("query-id", "corpus-id", "score")):
+        score = obj["score"]
+        if isinstance(score, bool) or not isinstance(score, (int, float)) or score != int(score):
+            raise CollectionFormatError(path, lineno, f"score {score!r} is not an integer")
+        ids = [obj["query-id"], obj["corpus-id"]]
+        if not all(isinstance(i, (str, int)) and not isinstance(i, bool) for i in ids):
+            raise CollectionFormatError(path, lineno, f"ids must be strings: {json.dumps(ids, ensure_ascii=False)}")
+        if any("\t" in str(i) or "\n" in str(i) for i in ids):
+            raise CollectionFormatError(path, lineno, "an id contains a tab or a newline")
+        lines.append(f"{ids[0]}\t{ids[1]}\t{int(score)}")
+    return "\n".join(lines) + "\n"

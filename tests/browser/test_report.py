@@ -1,0 +1,179 @@
+"""`searchgrade report`'s page in headless Chromium: opened from disk, nothing fetched, numbers as the package computes.
+
+The report is built here (BM25 with two tokenisers, a toy encoder, RRF and a second stage on a slice of
+KorQuAD 1.0 dev) and opened as a file:// page; what the browser shows is compared with
+`searchgrade.evaluate` on the same runs (never with the report's own tables).
+"""
+from __future__ import annotations
+
+
+import numpy as np
+import pytest
+
+import searchgrade as sg
+from browser_support import DESKTOP, PHONE
+from searchgrade import collections as ck
+from searchgrade.book import report
+from searchgrade.collections import Collection
+from searchgrade.io import trec_order
+from searchgrade.retrieval import dense
+from searchgrade.retrieval import lineup as L
+from searchgrade.retrieval import runs as engine
+from searchgrade.retrieval.runfolder import read_runs
+
+LINEUP = """\
+[lineup]
+depth = 50
+
+[[retriever]]
+name = "bm25-ws"
+kind = "bm25"
+tokeniser = "ko-ws"
+
+[[retriever]]
+name = "bm25-bigram"
+kind = "bm25"
+tokeniser = "ko-bigram"
+
+[[retriever]]
+name = "dense-toy"
+kind = "dense"
+model = "toy"
+
+[[retriever]]
+name = "rrf"
+kind = "rrf"
+inputs = ["bm25-bigram", "dense-toy"]
+
+[[retriever]]
+name = "rerank-toy"
+kind = "rerank"
+inputs = ["bm25-bigram"]
+depth = 10
+scorer = "bi-encoder"
+model = "toy"
+"""
+VIEWER = '[data-sg-widget="query-viewer"]'
+
+
+class ToyEncoder(dense.Encoder):
+    """Hashed character-bigram counts: a weak but real encoder that needs no model."""
+
+    name, batch_size = "toy-browser", 64
+
+    def settings(self):
+        return {"encoder": "toy-browser", "dims": 64}
+
+    def _embed(self, texts, side):
+        out = np.zeros((len(texts), 64))
+        for i, t in enumerate(texts):
+            for a, b in zip(t, t[1:]):
+                out[i, (ord(a) * 31 + ord(b)) % 64] += 1
+        return out + 0.01
+
+
+@pytest.fixture(scope="module")
+def built(tmp_path_factory):
+    """(collection, runs, path of the written report)."""
+    root = tmp_path_factory.mktemp("report-browser")
+    kq = ck.load("korquad-dev")
+    docs = list(kq.corpus)[:60]
+    queries = {q: t for q, t in kq.queries.items() if set(kq.qrels[q]) <= set(docs)}
+    coll = Collection("korquad-slice", {d: kq.corpus[d] for d in docs}, queries, {q: kq.qrels[q] for q in queries},
+                      {"answers": {q: kq.meta["answers"][q] for q in queries}})
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(dense.ENCODERS, "toy", ToyEncoder)
+        mp.setenv("SEARCHGRADE_CACHE", str(root / "cache"))
+        engine._MODELS.clear()
+        engine.make_runs(coll, L.parse_lineup(LINEUP, "browser.toml"), root / "runs", progress=False)
+        folder = read_runs(root / "runs", coll)
+        path = root / "report.html"
+        path.write_text(report.build_report(coll, folder.runs, folder.infos, n_perm=2000), encoding="utf-8")
+        engine._MODELS.clear()
+    return coll, folder.runs, path
+
+
+def test_the_report_opens_offline_without_errors(built, visit):
+    _, _, path = built
+    v = visit(path)
+    assert v.external == [], f"the page asked for outside resources: {v.external}"
+    assert not v.local_errors(), v.local_errors()
+    ids = v.page.locator("section[id]").evaluate_all("ss => ss.map(s => s.id)")
+    assert ids == ["collection", "lineup", "main-table", "ceiling", "flips", "distribution", "second-stage", "viewer"]
+
+
+def test_the_main_table_shows_the_package_means(built, visit):
+    coll, runs, path = built
+    v = visit(path)
+    rows = v.page.locator("#main-comparison tbody tr").evaluate_all(
+        "rs => rs.map(r => Array.from(r.children).map(c => c.childNodes[0].textContent.trim()))")
+    assert [r[1] for r in rows] == list(runs)
+    for r in rows:
+        means = sg.evaluate(coll.qrels, runs[r[1]], list(report.MEASURES), missing="zero").mean()
+        for m, shown in zip(report.MEASURES, r[2:]):
+            assert float(shown) == pytest.approx(means[m], abs=5e-5), (r[1], m, shown)
+
+
+def test_the_histograms_are_drawn_to_scale(built, visit):
+    """One figure per run; a bar per bin with the package's count; every bar of every figure on one scale."""
+    coll, runs, path = built
+    v = visit(path)
+    figures = v.page.locator("#histograms svg")
+    assert figures.count() == len(runs)
+    per_pixel = []
+    for i, name in enumerate(runs):
+        svg = figures.nth(i)
+        assert svg.get_attribute("data-retriever") == name
+        bars = svg.locator("rect").evaluate_all(
+            "rs => rs.map(r => [Number(r.dataset.count), r.getBoundingClientRect().height])")
+        values = sg.evaluate(coll.qrels, runs[name], ["nDCG@10"], missing="zero")["nDCG@10"].to_numpy()
+        assert [c for c, _ in bars] == np.histogram(values, bins=np.linspace(0, 1, 11))[0].tolist()
+        assert all(h == 0 for c, h in bars if c == 0)
+        per_pixel += [h / c for c, h in bars if c > 0]
+    assert max(per_pixel) - min(per_pixel) <= 0.02 * max(per_pixel), "the figures are not drawn on one scale"
+
+
+def test_the_viewer_switches_queries_and_shows_their_scores(built, visit):
+    coll, runs, path = built
+    v = visit(path)
+    root = v.page.locator(VIEWER)
+    root.scroll_into_view_if_needed()
+    assert root.get_attribute("data-ready") == "true"
+    names = root.locator("section.sg-col").evaluate_all("cs => cs.map(c => c.getAttribute('aria-label'))")
+    assert len(names) == 3 and set(names) <= set(runs)
+    filt, query = root.locator("select.sg-filter"), root.locator("select.sg-query")
+    checked = 0
+    for value, disabled in filt.locator("option").evaluate_all("os => os.map(o => [o.value, o.disabled])"):
+        if disabled:
+            continue
+        filt.select_option(value)
+        qid = query.locator("option").first.get_attribute("value")
+        query.select_option(qid)
+        assert root.get_attribute("data-qid") == qid
+        assert root.locator(".sg-query-text").inner_text() == coll.queries[qid]
+        for j, name in enumerate(names):
+            col = root.locator("section.sg-col").nth(j)
+            shown = dict(zip(col.locator("td.sg-value").evaluate_all("vs => vs.map(v => v.dataset.measure)"),
+                             col.locator("td.sg-value").all_inner_texts()))
+            want = sg.evaluate({qid: coll.qrels[qid]}, {qid: runs[name].get(qid, {})}, list(shown), missing="zero")
+            for m, text in shown.items():
+                assert float(text) == pytest.approx(want.loc[qid, m], abs=5e-5), (qid, name, m)
+            docs = col.locator("ol.sg-top li").evaluate_all("ls => ls.map(l => l.dataset.docid)")
+            assert docs == trec_order(runs[name].get(qid, {}))[:5]
+        checked += 1
+    assert checked >= 3
+    assert not v.local_errors(), v.local_errors()
+
+
+def test_the_flips_open_and_the_page_fits_a_phone(built, visit):
+    _, _, path = built
+    v = visit(path, viewport=PHONE)
+    overflow = v.page.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+    assert overflow <= 1, f"the page is {overflow}px wider than a phone screen"
+    details = v.page.locator("#flips details")
+    if details.count():
+        details.locator("summary").click()
+        assert details.evaluate("d => d.open") is True
+        assert details.locator("table tbody tr").count() >= 1
+    desktop = visit(path, viewport=DESKTOP)
+    assert desktop.page.locator("#second-stage table").count() == 1

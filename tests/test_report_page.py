@@ -1,0 +1,270 @@
+"""The HTML report (searchgrade.book.report), read as text: every number it shows, recomputed here from the runs.
+
+Runs: BM25 (two tokenisers), a toy encoder (no model), RRF and a second stage, on a slice of KorQuAD 1.0
+dev (60 paragraphs and their questions, so the runs differ) and on tests/fixtures/beir_small.
+"""
+from __future__ import annotations
+
+import re
+from html.parser import HTMLParser
+from pathlib import Path
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import searchgrade as sg
+from searchgrade import collections as ck
+from searchgrade import stats
+from searchgrade.book import report
+from searchgrade.collections import Collection
+from searchgrade.retrieval import dense
+from searchgrade.retrieval import lineup as L
+from searchgrade.retrieval import runs as engine
+from searchgrade.retrieval.runfolder import read_runs
+
+FIXTURE = Path(__file__).resolve().parent / "fixtures" / "beir_small"
+
+LINEUP = """\
+[lineup]
+depth = 50
+
+[[retriever]]
+name = "bm25-ws"
+kind = "bm25"
+tokeniser = "ko-ws"
+
+[[retriever]]
+name = "bm25-bigram"
+kind = "bm25"
+tokeniser = "ko-bigram"
+
+[[retriever]]
+name = "dense-toy"
+kind = "dense"
+model = "toy"
+
+[[retriever]]
+name = "rrf"
+kind = "rrf"
+inputs = ["bm25-bigram", "dense-toy"]
+
+[[retriever]]
+name = "rerank-toy"
+kind = "rerank"
+inputs = ["bm25-bigram"]
+depth = 10
+scorer = "bi-encoder"
+model = "toy"
+"""
+
+
+class ToyEncoder(dense.Encoder):
+    """Hashed character-bigram counts: a weak but real bag-of-bigrams encoder, no model."""
+
+    name, batch_size = "toy-report", 64
+
+    def settings(self):
+        return {"encoder": "toy-report", "dims": 64}
+
+    def _embed(self, texts, side):
+        out = np.zeros((len(texts), 64))
+        for i, t in enumerate(texts):
+            for a, b in zip(t, t[1:]):
+                out[i, (ord(a) * 31 + ord(b)) % 64] += 1
+        return out + 0.01
+
+
+def korquad_slice(n_docs: int = 60) -> Collection:
+    """The first paragraphs of KorQuAD 1.0 dev with every question whose answer paragraph is among them."""
+    kq = ck.load("korquad-dev")
+    docs = list(kq.corpus)[:n_docs]
+    keep = {q for q, rel in kq.qrels.items() if set(rel) <= set(docs)}
+    queries = {q: t for q, t in kq.queries.items() if q in keep}
+    return Collection("korquad-slice", {d: kq.corpus[d] for d in docs}, queries, {q: kq.qrels[q] for q in queries},
+                      {"answers": {q: kq.meta["answers"][q] for q in queries}})
+
+
+@pytest.fixture(scope="module")
+def made(tmp_path_factory):
+    """The slice, its runs (written and read back) and the report built from them."""
+    root = tmp_path_factory.mktemp("report")
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setitem(dense.ENCODERS, "toy", ToyEncoder)
+        mp.setenv("SEARCHGRADE_CACHE", str(root / "cache"))
+        engine._MODELS.clear()
+        coll = korquad_slice()
+        lineup = L.parse_lineup(LINEUP, "report.toml")
+        engine.make_runs(coll, lineup, root / "runs", progress=False)
+        folder = read_runs(root / "runs", coll)
+        text = report.build_report(coll, folder.runs, folder.infos, n_perm=2000)
+        engine._MODELS.clear()
+    return coll, folder, text
+
+
+class Tables(HTMLParser):
+    """Every <table> of a page as rows of cell texts, by the table's id (or its position)."""
+
+    def __init__(self):
+        super().__init__()
+        self.tables, self.stack, self.row, self.cell = {}, [], None, None
+
+    def handle_starttag(self, tag, attrs):
+        if tag == "table":
+            self.stack.append(dict(attrs).get("id") or f"#{len(self.tables) + len(self.stack)}")
+            self.tables[self.stack[-1]] = []
+        elif tag == "tr" and self.stack:
+            self.row = []
+        elif tag in ("td", "th") and self.row is not None:
+            self.cell = []
+
+    def handle_endtag(self, tag):
+        if tag in ("td", "th") and self.cell is not None:
+            self.row.append("".join(self.cell).strip())
+            self.cell = None
+        elif tag == "tr" and self.row is not None:
+            self.tables[self.stack[-1]].append(self.row)
+            self.row = None
+        elif tag == "table" and self.stack:
+            self.stack.pop()
+
+    def handle_data(self, data):
+        if self.cell is not None:
+            self.cell.append(data)
+
+
+def tables_of(text: str) -> dict[str, list[list[str]]]:
+    parser = Tables()
+    parser.feed(text)
+    return parser.tables
+
+
+def per_query(coll, runs, measures):
+    return {n: sg.evaluate(coll.qrels, run, measures, missing="zero") for n, run in runs.items()}
+
+
+def main_rows(text):
+    """{retriever: [cell texts]} of the comparison table (a letter, the name, one cell per measure)."""
+    start = text.index('id="main-comparison"')
+    tables = tables_of(text[start:text.index("</table>", start) + 8])
+    rows = next(iter(tables.values()))
+    return rows[0], {r[1]: r for r in rows[1:]}
+
+
+def test_main_table_means_and_markers(made):
+    coll, folder, text = made
+    header, rows = main_rows(text)
+    assert header[2:] == list(report.MEASURES)
+    scores = per_query(coll, folder.runs, list(report.MEASURES))
+    means = {n: df.mean() for n, df in scores.items()}
+    best = max(folder.runs, key=lambda n: means[n]["nDCG@10"])
+    letters = {n: chr(ord("a") + i) for i, n in enumerate(folder.runs)}
+    assert list(rows) == list(folder.runs)
+    for name, row in rows.items():
+        for m, cell in zip(report.MEASURES, row[2:]):
+            value, _, marks = cell.partition(" ") if " " in cell else (cell[:6], "", cell[6:])
+            assert float(value) == pytest.approx(means[name][m], abs=5e-5), (name, m)
+            # a mark only where the paired test against the best, Holm-adjusted over the other runs, says so
+            others = [o for o in folder.runs if o != best]
+            p = stats.holm([stats.permutation_test(scores[best][m], scores[o][m], n_perm=2000).p_value for o in others])
+            sig = {o: p_o <= 0.05 for o, p_o in zip(others, p)}
+            if name == best:
+                want = "".join(letters[o] for o in others if sig[o] and means[best][m] > means[o][m])
+            else:
+                want = letters[best] if sig[name] and means[name][m] > means[best][m] else ""
+            assert marks.strip() == want, (name, m, cell)
+    assert f"<b>{best}</b>" in text
+
+
+def test_ceiling(made):
+    coll, folder, text = made
+    r = np.array([sum(g >= 1 for g in rel.values()) for rel in coll.qrels.values()])
+    value = float(np.minimum(1, r / 10).mean())
+    got = float(re.search(r'data-ceiling="([0-9.e-]+)"', text).group(1))
+    assert got == pytest.approx(value, abs=1e-12)
+    p10 = max(sg.evaluate(coll.qrels, run, ["P@10"], missing="zero")["P@10"].mean() for run in folder.runs.values())
+    assert f"{p10:.4f}로 천장의 {100 * p10 / value:.1f}%다" in text
+
+
+def test_flips_are_counted_and_tested(made):
+    coll, folder, text = made
+    measures = list(report.MEASURES)
+    table = pd.DataFrame({n: df.mean() for n, df in per_query(coll, folder.runs, measures).items()}).T
+    flips = 0
+    for a, b in [(a, b) for i, a in enumerate(measures) for b in measures[i + 1:]]:
+        for x, y in [(x, y) for i, x in enumerate(folder.runs) for y in list(folder.runs)[i + 1:]]:
+            da, db = table.at[x, a] - table.at[y, a], table.at[x, b] - table.at[y, b]
+            flips += abs(da) > 1e-12 and abs(db) > 1e-12 and np.sign(da) != np.sign(db)
+    found = re.search(r'data-flips="(\d+)" data-real="(\d+)"', text)
+    assert int(found.group(1)) == flips and flips > 0
+    real = tables_of(text).get("flips-real", [])
+    assert len(real) - 1 == int(found.group(2)) or (not real and found.group(2) == "0")
+
+
+def test_histograms_count_the_per_query_scores(made):
+    coll, folder, text = made
+    bars = re.findall(r'<svg viewBox[^>]*data-retriever="([^"]+)">(.*?)</svg>', text, re.S)
+    assert [name for name, _ in bars] == list(folder.runs)
+    for name, body in bars:
+        counts = [int(c) for c in re.findall(r'data-count="(\d+)"', body)]
+        values = sg.evaluate(coll.qrels, folder.runs[name], ["nDCG@10"], missing="zero")["nDCG@10"].to_numpy()
+        assert counts == np.histogram(values, bins=np.linspace(0, 1, 11))[0].tolist(), name
+        assert sum(counts) == len(coll.queries)
+    summary = {r[0]: r[1:] for r in tables_of(text)["distribution-summary"][1:]}
+    ws = sg.evaluate(coll.qrels, folder.runs["bm25-ws"], ["nDCG@10"], missing="zero")["nDCG@10"]
+    assert summary["bm25-ws"][2:4] == [str(int((ws == 1).sum())), str(int((ws == 0).sum()))]
+
+
+def test_second_stage_ceiling(made):
+    coll, folder, text = made
+    rows = dict(r for r in tables_of(text)["stage-rerank-toy"][1:])
+    before = sg.evaluate(coll.qrels, folder.runs["bm25-bigram"], ["R@10"], missing="zero")["R@10"]
+    after = sg.evaluate(coll.qrels, folder.runs["rerank-toy"], ["R@10"], missing="zero")["R@10"]
+    assert float(rows["1단계 bm25-bigram의 Recall@10"]) == pytest.approx(before.mean(), abs=5e-5)
+    assert float(rows["rerank-toy의 Recall@10"]) == pytest.approx(after.mean(), abs=5e-5)
+    assert rows["질문마다 같은가"] == "예" and before.equals(after)
+    assert rows["후보에 정답이 없는 질문"].startswith(f"{int((before == 0).sum()):,}개")
+
+
+def test_viewer_shows_the_three_best_and_their_groups(made):
+    coll, folder, text = made
+    scores = per_query(coll, folder.runs, ["nDCG@10"])
+    best3 = sorted(folder.runs, key=lambda n: -scores[n]["nDCG@10"].mean())[:3]
+    cols = re.findall(r'<section class="sg-col" aria-label="([^"\x27]+)"', text)   # markup, not the script
+    assert cols == best3
+    a, b, _ = best3
+    label = f"{b}의 점수가 {a}보다 높은 질문 (nDCG@10)"
+    n_better = int((scores[b]["nDCG@10"] > scores[a]["nDCG@10"]).sum())
+    if n_better:
+        assert label in text
+    assert '<mark class="sg-hl">' in text                     # KorQuAD's answer strings are highlighted
+
+
+def test_the_page_is_self_contained_and_reproducible(made):
+    coll, folder, text = made
+    assert text.startswith("<!DOCTYPE html>") and '<html lang="ko">' in text
+    assert not re.search(r"https?://|<link\b|\bsrc=|@import|url\(", text)
+    again = report.build_report(coll, folder.runs, folder.infos, n_perm=2000)
+    strip = lambda t: re.sub(r"sg-viewer-[0-9a-f]{8}-\d+", "ID", t)   # noqa: E731  (the widget's per-kernel counter)
+    assert strip(again) == strip(text)
+
+
+def test_small_inputs_and_bad_options(tmp_path, monkeypatch):
+    monkeypatch.setenv("SEARCHGRADE_CACHE", str(tmp_path / "cache"))
+    coll = ck.load_beir(FIXTURE)
+    lineup = L.parse_lineup('[[retriever]]\nname = "b"\nkind = "bm25"\ntokeniser = "ko-bigram"\n'
+                            '[[retriever]]\nname = "w"\nkind = "bm25"\ntokeniser = "ko-ws"\n', "two.toml")
+    engine.make_runs(coll, lineup, tmp_path / "runs", progress=False)
+    folder = read_runs(tmp_path / "runs", coll)
+    text = report.build_report(coll, folder.runs, folder.infos, n_perm=200)
+    assert "검색기가 셋이 아니어서" in text and 'id="second-stage"' not in text
+    one = report.build_report(coll, {"b": folder.runs["b"]}, n_perm=200)
+    assert "검색할 짝이 없다" not in one and "검정할 짝이 없다" in one
+    with pytest.raises(ValueError, match="primary measure 'ERR@20' must be one of"):
+        report.build_report(coll, folder.runs, primary="ERR@20")
+    with pytest.raises(ValueError, match="viewer: no run named x"):
+        report.build_report(coll, folder.runs, viewer=["b", "w", "x"], n_perm=200)
+    with pytest.raises(ValueError, match="not in the qrels"):
+        report.build_report(coll, {"b": {"q-unknown": {"d1": 1.0}}, "w": folder.runs["w"]})
+    out = report.write_report(FIXTURE, tmp_path / "runs", tmp_path / "r" / "report.html", n_perm=200)
+    assert out.read_text(encoding="utf-8").count("<section") >= 6
