@@ -63,14 +63,17 @@ def test_output_is_byte_identical(trec_dir, expected_file):
 def test_graded_rbp_is_documented_definition(trec_dir, graded_qrels, trec_run):
     import searchgrade as sg
 
-    df = sg.evaluate(graded_qrels, trec_run, ["rbp", "RBP(p=0.9)", "RBP(p=0.9,rel=1)"])
+    def column(name):  # one measure at a time: two spellings of one measure cannot share a call
+        return sg.evaluate(graded_qrels, trec_run, [name]).iloc[:, 0]
+
+    df = {name: column(name) for name in ("rbp", "RBP(p=0.9)", "RBP(p=0.9,rel=1)")}
     # rbp == RBP(p=0.9): gain = grade / max grade of the query's qrels
     assert df["rbp"].tolist() == df["RBP(p=0.9)"].tolist()
     # query 301: every retrieved relevant document has grade 1 and the query's largest grade is 4,
     # so graded RBP is a quarter of binary RBP
     top = max(g for g in graded_qrels["301"].values())
     assert top == 4
-    assert df.loc["301", "rbp"] == pytest.approx(df.loc["301", "RBP(p=0.9,rel=1)"] / 4)
+    assert df["rbp"]["301"] == pytest.approx(df["RBP(p=0.9,rel=1)"]["301"] / 4)
 
 
 def test_runs_as_a_module(trec_dir):
@@ -112,7 +115,7 @@ def test_bad_command_lines(trec_dir, capsys):
     assert main(["-l", "x", qrels, run]) == 2
     assert "-l needs an integer" in capsys.readouterr().err
     assert main(["-m", "P.a,b", qrels, run]) == 2
-    assert "measure P: bad parameters" in capsys.readouterr().err
+    assert "measure P.a,b: cut-off 'a' is not a number" in capsys.readouterr().err
 
 
 def test_bad_input_file_names_file_and_line(trec_dir, tmp_path, capsys):
@@ -121,3 +124,109 @@ def test_bad_input_file_names_file_and_line(trec_dir, tmp_path, capsys):
     assert main([str(trec_dir / "qrels.test"), str(bad)]) == 1
     err = capsys.readouterr().err
     assert "bad.run:2" in err
+
+
+# trec_eval 10.0's printed names for parameterised measures (meas_init.c), checked against the real
+# program in test_trec_eval_differential.py; here without a C compiler
+NAMES = {
+    "set_F.0.5": ["set_F_0.5"], "set_F.1.0": ["set_F_1.0"], "rbp.p=0.95": ["rbp_p=0.95"],
+    "rbp_resid.p=0.5": ["rbp_resid_p=0.5"], "11pt_avg.0.25,0.5,0.75": ["11pt_avg_0.25,0.5,0.75"],
+    "utility.2,-1,0,0": ["utility_2,-1,0,0"], "ndcg_cut.10,20,23.4": ["ndcg_cut_10", "ndcg_cut_20", "ndcg_cut_23"],
+    "P.20,5": ["P_5", "P_20"], "iprec_at_recall.0.125,1": ["iprec_at_recall_0.12", "iprec_at_recall_1.00"],
+    "Rprec_mult.0.5": ["Rprec_mult_0.50"], "relstring.3": ["relstring_3"], "set_F": ["set_F"], "rbp": ["rbp"],
+}
+
+
+@pytest.mark.parametrize("form", list(NAMES))
+def test_parameterised_names_as_trec_eval_prints_them(trec_dir, form):
+    out = run_trec_eval(trec_dir / "qrels.test", trec_dir / "results.test", [form], query=True)
+    names = list(dict.fromkeys(line.split("\t")[0].rstrip() for line in out.splitlines()))
+    assert names == NAMES[form]
+
+
+def _values(text: str) -> dict:
+    """{(name, qid): float value} of trec_eval output."""
+    return {(n.rstrip(), q): float(v) for n, q, v in (line.split("\t") for line in text.splitlines())}
+
+
+def test_parameter_values(trec_dir):
+    qrels, run = trec_dir / "qrels.test", trec_dir / "results.test"
+    v = _values(run_trec_eval(qrels, run, ["ndcg_cut.23.4", "num_ret", "num_rel", "num_rel_ret", "set_P",
+                                            "set_recall", "set_F.4", "utility.2,-1,0.5,0", "rbp", "rbp_resid",
+                                            "iprec_at_recall.0.25,0.5,0.75", "11pt_avg.0.25,0.5,0.75"], query=True))
+    w = _values(run_trec_eval(qrels, run, ["ndcg_cut.23", "rbp.p=0.9", "rbp_resid.p=0.9"], query=True))
+    for q in ("301", "302", "303", "all"):
+        assert v["ndcg_cut_23", q] == w["ndcg_cut_23", q]  # 23.4 is read as 23, as trec_eval's atol does
+        assert (v["rbp", q], v["rbp_resid", q]) == (w["rbp_p=0.9", q], w["rbp_resid_p=0.9", q])  # p = 0.9
+        levels = [v[f"iprec_at_recall_{x}", q] for x in ("0.25", "0.50", "0.75")]
+        assert v["11pt_avg_0.25,0.5,0.75", q] == pytest.approx(sum(levels) / 3, abs=1e-4)
+    for q in ("301", "302", "303"):  # utility.a,b,c,d = a*n + b*(ret - n) + c*(R - n)
+        P, R = v["set_P", q], v["set_recall", q]
+        assert v["set_F_4", q] == pytest.approx(5 * P * R / (4 * P + R), abs=1e-4)  # x = beta^2 = 4
+        n, ret, rel = v["num_rel_ret", q], v["num_ret", q], v["num_rel", q]
+        assert v["utility_2,-1,0.5,0", q] == 2 * n - (ret - n) + 0.5 * (rel - n)
+
+
+def test_summary_is_summed_in_query_order(tmp_path):
+    """Eight queries whose P_20 mean is 0.50625: numpy's pairwise sum gives 0.5062, trec_eval's loop 0.5063."""
+    hits = [20, 12, 6, 3, 15, 0, 12, 13]
+    (tmp_path / "qrels").write_text("".join(f"q{i} 0 d{j} 1\n" for i in range(8) for j in range(20)))
+    (tmp_path / "run").write_text("".join(f"q{i} Q0 {'d' if j < k else 'x'}{j} {j + 1} {20 - j} r\n"
+                                          for i, k in enumerate(hits) for j in range(20)))
+    out = run_trec_eval(tmp_path / "qrels", tmp_path / "run", ["P.20"])
+    assert out == "P_20                  \tall\t0.5063\n"
+
+
+REFUSED = {  # trec_eval 10.0 reads these without complaint but misreads or ignores them
+    "P.5x": "cut-off '5x' is not a number", "P.1e3": "cut-off '1e3' is not a number",
+    "P.0,5": "cut-offs must be positive", "P.5,5.5": "duplicate cut-offs", "map.5": "map takes no parameters",
+    "rbp.q=3": "unknown parameter 'q'", "rbp.0.5": "not of the form name=value",
+    "rbp_resid.2=1": "unknown parameter '2'", "rbp.p=1.5": "p must lie strictly between 0 and 1",
+    "set_F.0.5,3": "one positive value expected", "utility.1,2": "four coefficients expected",
+    "utility.1,-1,0,1": "needs the collection size", "11pt_avg.0.5,0.2": "in increasing order",
+    "relstring.2,3": "one length expected", "iprec_at_recall.1.5": "recall levels must lie in [0, 1]",
+    "ndcg.1=3,2=9": "gains per grade are not supported yet", "ndcg.x=3": "unknown parameter 'x'", "P.": "no parameters",
+}
+
+
+@pytest.mark.parametrize("form", list(REFUSED))
+def test_refused_parameters_name_the_measure(trec_dir, capsys, form):
+    assert main(["-m", form, str(trec_dir / "qrels.test"), str(trec_dir / "results.test")]) == 2
+    err = capsys.readouterr().err
+    assert REFUSED[form] in err and form.split(".")[0] in err
+
+
+def test_measure_given_twice_with_different_parameters(trec_dir, capsys):
+    qrels, run = str(trec_dir / "qrels.test"), str(trec_dir / "results.test")
+    assert main(["-m", "P.5", "-m", "P.10", qrels, run]) == 2
+    assert "P is given twice with different parameters" in capsys.readouterr().err
+    assert main(["-m", "P.5", "-m", "P.5", "-m", "P", "-m", "official", qrels, run]) == 0  # the same, or defaults
+    assert [line.split("\t")[0].rstrip() for line in capsys.readouterr().out.splitlines()][-1] == "P_5"
+
+
+def test_both_files_from_standard_input_is_refused(capsys):
+    assert main(["-", "-"]) == 2
+    assert "only one of QRELS and RUN" in capsys.readouterr().err
+
+
+def test_no_common_query_is_an_error(trec_dir, tmp_path, capsys):
+    (tmp_path / "run").write_text("999 Q0 d1 1 1.0 r\n")
+    assert main([str(trec_dir / "qrels.test"), str(tmp_path / "run")]) == 1
+    assert "no query has both results" in capsys.readouterr().err
+
+
+def test_reader_warnings_go_to_stderr(trec_dir, monkeypatch, capsys):
+    import warnings
+
+    import searchgrade.trec_eval as cli
+    from searchgrade.io import read_run as real_read_run
+
+    def read_run(path, with_name=False):  # a reader that reports something it skipped
+        warnings.warn("skipped 2 comment lines", UserWarning)
+        return real_read_run(path, with_name=with_name)
+
+    monkeypatch.setattr(cli, "read_run", read_run)
+    assert main(["-m", "map", str(trec_dir / "qrels.test"), str(trec_dir / "results.test")]) == 0
+    captured = capsys.readouterr()
+    assert captured.err == "trec_eval: warning: skipped 2 comment lines\n"
+    assert captured.out == "map                   \tall\t0.1785\n"
