@@ -377,3 +377,15 @@ def test_an_english_analyser_as_bm25_tokeniser(tmp_path, monkeypatch):
     assert got == {q: d for q, d in want.items() if d} and set(got["q1"]) == {"d1", "d3"}
     info = engine.run_info(tmp_path / "runs", "bm25-stems")
     assert info["settings"]["tokeniser"]["name"] == "stems" and "snowballstemmer" in info["settings"]["tokeniser"]
+
+
+def test_code_fingerprint_ignores_docstrings_and_comments_but_not_code(tmp_path):
+    from searchgrade.retrieval import runs as engine
+
+    a = tmp_path / "a.py"
+    a.write_text('"""Module doc."""\n# a comment\ndef f(x):\n    """Doc."""\n    return x + 1\n')
+    base = engine._code_text(a)
+    a.write_text('"""Another doc."""\ndef f(x):\n    """Changed doc."""\n    return x + 1  # new comment\n')
+    assert engine._code_text(a) == base
+    a.write_text('"""Module doc."""\ndef f(x):\n    """Doc."""\n    return x + 2\n')
+    assert engine._code_text(a) != base

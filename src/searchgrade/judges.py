@@ -196,7 +196,7 @@ def pool_coverage(
 ) -> pd.DataFrame:
     """Per query of qrels: pool size, relevant documents in the pool and in all (grade >= rel_level).
 
-    Columns ``pooled`` (|pool(q)|), ``relevant`` (|{d: qrels(q)[d] >= rel_level}|),
+    Columns ``pooled`` (``|pool(q)|``), ``relevant`` (``|{d: qrels(q)[d] >= rel_level}|``),
     ``relevant_pooled`` (those inside the pool) and ``found`` = relevant_pooled / relevant
     (NaN when the query has no relevant document). Index: query ids (name "qid").
     """

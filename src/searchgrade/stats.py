@@ -335,7 +335,7 @@ def _byte_tables(d: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
 
 def permutation_test(a, b, n_perm: int = 10_000, *, seed=DEFAULT_SEED, exact: bool | None = None,
                      on: str = "strict") -> PermutationResult:
-    """Paired randomization test of mean(a - b): p = (#{|mean(s*d)| >= |mean(d)|} + 1) / (n_perm + 1), s random signs.
+    """Paired randomization test of mean(a - b): ``p = (#{|mean(s*d)| >= |mean(d)|} + 1) / (n_perm + 1)``, s random signs.
 
     ``d_i = a_i - b_i``; each of ``n_perm`` random sign vectors ``s`` (each ``s_i = ±1`` with
     probability 1/2, i.e. a and b swapped on that query) gives ``T* = mean(s * d)``; the
@@ -390,7 +390,7 @@ randomization_test = permutation_test
 
 
 def t_test(a, b, *, on: str = "strict") -> TTestResult:
-    """Paired t-test: t = mean(d) / (sd(d) / sqrt(n)), sd with n - 1, df = n - 1, p = 2 * P(T_df >= |t|).
+    """Paired t-test: ``t = mean(d) / (sd(d) / sqrt(n))``, sd with n - 1, df = n - 1, ``p = 2 * P(T_df >= |t|)``.
 
     Same numbers as ``scipy.stats.ttest_rel(a, b)``. When every difference is identical the
     t statistic is undefined: all zero gives t = 0, p = 1 (nothing to detect); a constant
@@ -759,7 +759,7 @@ def swap_rate(a, b, sizes=(10, 25, 50, 100, 200, 500), n_draws: int = 1000, *, v
 
 
 DEFAULT_BINS = (0.0, 0.01, 0.02, 0.03, 0.04, 0.05, 0.06, 0.07, 0.08, 0.09, 0.10, math.inf)
-"""Edges of the |mean difference| bins of :func:`swap_rates_by_difference` (0.01 wide up to 0.1)."""
+"""Edges of the ``|mean difference|`` bins of :func:`swap_rates_by_difference` (0.01 wide up to 0.1)."""
 
 
 def _bin_labels(edges: np.ndarray) -> list[str]:
@@ -777,13 +777,13 @@ def swap_rates_by_difference(table, sizes=(10, 25, 50, 100, 200, 500), n_draws: 
                              bins=DEFAULT_BINS, variant: str = "full", bin_by: str = "full",
                              measure: str | None = None, seed=DEFAULT_SEED,
                              on: str = "strict") -> pd.DataFrame:
-    """Swap rate per |mean difference| bin and topic-set size N over every pair of systems.
+    """Swap rate per ``|mean difference|`` bin and topic-set size N over every pair of systems.
 
     ``table`` as in :func:`pairwise` (``{system: Series}``, ``{system: DataFrame}`` with
     ``measure=``, or a wide DataFrame). For each N the same ``n_draws`` query samples serve
     all pairs; swaps are counted as in :func:`swap_rate` (same ``variant``). ``bin_by="full"``
-    puts each pair in the bin of its full-set |mean(a - b)|; ``bin_by="sample"`` puts each
-    (pair, sample) in the bin of the |mean difference| seen on the (first) sample, as Voorhees
+    puts each pair in the bin of its full-set ``|mean(a - b)|``; ``bin_by="sample"`` puts each
+    (pair, sample) in the bin of the ``|mean difference|`` seen on the (first) sample, as Voorhees
     & Buckley (2002) did to read off "how large must a difference on N topics be for a swap
     rate below 5%" (their answer for MAP on 50 topics: about 0.05). Bins are ``[lo, hi)``.
     Returns one row per (bin, N): ``diff_bin``, ``N``, ``n_pairs``, ``n_comparisons``,

@@ -12,7 +12,7 @@ module                    what it reads
 :mod:`.korquad`           KorQuAD 1.0 dev as retrieval (961 paragraphs, 5,774 questions)
 :mod:`.autorag`           AutoRAGRetrieval (720 chunks, 114 questions)
 :mod:`.strategyqa`        Ko-StrategyQA dev (queries and judgments)
-:mod:`.beir`              any BEIR folder (corpus.jsonl, queries.jsonl, qrels/*.tsv)
+:mod:`.beir`              any BEIR folder (``corpus.jsonl``, ``queries.jsonl``, ``qrels/*.tsv``)
 ========================  ============================================================
 
 The loaders need only the core's numpy and pandas, except AutoRAG, which reads

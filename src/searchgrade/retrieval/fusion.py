@@ -219,7 +219,7 @@ def combsum(runs, weights=None, normalisation: str | None = "minmax", depth: int
 
 
 def combmnz(runs, weights=None, normalisation: str | None = "minmax", depth: int | None = 100) -> Run:
-    """CombMNZ (Fox & Shaw 1994): score(d) = |{r : d in r}| * sum over those runs of w_r * norm_r(d).
+    """CombMNZ (Fox & Shaw 1994): ``score(d) = |{r : d in r}| * sum over those runs of w_r * norm_r(d)``.
 
     CombSUM multiplied by the number of input lists (after the ``depth`` cut) that hold d,
     which rewards documents several runs agree on. Arguments as in :func:`combsum`.

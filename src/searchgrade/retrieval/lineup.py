@@ -30,23 +30,28 @@ order the reports list them::
 Every table has ``name`` and ``kind`` and may have ``family`` (default BM25, dense or hybrid by
 kind) and ``description``. The other keys, per kind (defaults in brackets):
 
-``bm25``      ``tokeniser`` (``ko-ws``, ``ko-bigram``, ``ko-kiwi``, ``ko-mecab`` or an analyser of
-              :mod:`.sparse`: ``words``, ``stems``, ...), ``k1`` [1.5], ``b`` [0.75], ``epsilon``
-              [0.25] (rank_bm25's BM25Okapi), ``fields`` [title, text].
-``dense``     ``model``: an encoder of :mod:`.dense` (``e5``, ``use``, ``minilm``: their prefixes are
-              fixed, so they take no other key) or a sentence-transformers model name or folder,
-              which also takes ``query_prefix`` / ``document_prefix`` [""], ``device`` [cpu],
-              ``batch_size`` [32], ``max_seq_length``, ``trust_remote_code`` [false]; ``fields``.
-``rrf``       ``inputs`` (two or more retrievers of the file), ``k`` [60], ``weights`` [1 each].
-``convex``    ``inputs``, ``weights`` (non-negative, summing to 1) over min-max-normalised scores.
+``bm25``
+    ``tokeniser`` (``ko-ws``, ``ko-bigram``, ``ko-kiwi``, ``ko-mecab`` or an analyser of
+    :mod:`.sparse`: ``words``, ``stems``, ...), ``k1`` [1.5], ``b`` [0.75], ``epsilon``
+    [0.25] (rank_bm25's BM25Okapi), ``fields`` [title, text].
+``dense``
+    ``model``: an encoder of :mod:`.dense` (``e5``, ``use``, ``minilm``: their prefixes are
+    fixed, so they take no other key) or a sentence-transformers model name or folder,
+    which also takes ``query_prefix`` / ``document_prefix`` [""], ``device`` [cpu],
+    ``batch_size`` [32], ``max_seq_length``, ``trust_remote_code`` [false]; ``fields``.
+``rrf``
+    ``inputs`` (two or more retrievers of the file), ``k`` [60], ``weights`` [1 each].
+``convex``
+    ``inputs``, ``weights`` (non-negative, summing to 1) over min-max-normalised scores.
 ``combsum``, ``combmnz``, ``combmax``
-              ``inputs``, ``normalisation`` (``minmax``, ``zscore``, ``rank`` or ``none``),
-              ``weights`` [1 each], ``depth`` (each input's top ``depth`` documents are fused and
-              the fused list keeps as many) [the run depth].
-``rerank``    ``inputs`` (exactly one first stage), ``depth`` (candidates re-scored, e.g. 30),
-              ``scorer`` [``cross-encoder``] or ``bi-encoder``, ``model`` (a cross-encoder name or
-              folder, or an encoder as for ``dense``), ``device``, ``batch_size``, ``fields``; a
-              cross-encoder also ``max_length``, a bi-encoder the prefixes and ``max_seq_length``.
+    ``inputs``, ``normalisation`` (``minmax``, ``zscore``, ``rank`` or ``none``),
+    ``weights`` [1 each], ``depth`` (each input's top ``depth`` documents are fused and
+    the fused list keeps as many) [the run depth].
+``rerank``
+    ``inputs`` (exactly one first stage), ``depth`` (candidates re-scored, e.g. 30),
+    ``scorer`` [``cross-encoder``] or ``bi-encoder``, ``model`` (a cross-encoder name or
+    folder, or an encoder as for ``dense``), ``device``, ``batch_size``, ``fields``; a
+    cross-encoder also ``max_length``, a bi-encoder the prefixes and ``max_seq_length``.
 
 Unknown tables or keys, unknown kinds, a key of the wrong type, an input that is not in the file (or
 a cycle of inputs) are refused with a :class:`LineupError` naming the file, the line, the retriever

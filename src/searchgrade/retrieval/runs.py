@@ -25,6 +25,7 @@ loaded, so a classification head that the checkpoint lacks is initialised the sa
 """
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import os
@@ -131,14 +132,30 @@ _KIND_MODULES = {
 
 
 def _code_fingerprint(kind: str) -> str:
-    """SHA-256 of the modules that compute a run of this kind (so an edited module invalidates exactly its runs)."""
+    """SHA-256 of the code that computes a run of this kind (so an edited module invalidates exactly its runs).
+
+    The modules are hashed as syntax trees without their docstrings, so editing a docstring or a
+    comment does not recompute any run; any change to the code itself does.
+    """
     here = Path(__file__).resolve().parent.parent
     h = hashlib.sha256()
     for name in (_ENGINE, *_KIND_MODULES[kind]):
         path = here / name
         h.update(name.encode())
-        h.update(path.read_bytes() if path.is_file() else b"absent")
+        h.update(_code_text(path).encode() if path.is_file() else b"absent")
     return h.hexdigest()
+
+
+def _code_text(path: Path) -> str:
+    """A module's code as a canonical dump of its syntax tree, docstrings and comments left out."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    for node in ast.walk(tree):
+        body = getattr(node, "body", None)
+        if (isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body
+                and isinstance(body[0], ast.Expr) and isinstance(body[0].value, ast.Constant)
+                and isinstance(body[0].value.value, str)):
+            node.body = body[1:] or [ast.Pass()]
+    return ast.dump(tree, include_attributes=False)
 
 
 def settings(spec: Retriever, lineup: Mapping[str, Retriever]) -> dict:

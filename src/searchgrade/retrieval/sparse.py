@@ -315,10 +315,10 @@ class BM25Okapi(SparseRetriever):
     """Okapi BM25 exactly as ``rank_bm25.BM25Okapi`` 0.2.2 computes it (Robertson & Zaragoza 2009).
 
     idf(t) = ln((N - n_t + 0.5) / (n_t + 0.5)); an idf below 0 is replaced by
-    epsilon * (mean idf over the vocabulary). For a document d of length |d|,
+    epsilon * (mean idf over the vocabulary). For a document d of length ``|d|``,
 
         score(d, q) = sum over query tokens t (repeats count) of
-                      idf(t) * tf(t, d) * (k1 + 1) / (tf(t, d) + k1 * (1 - b + b * |d| / avgdl)).
+                      ``idf(t) * tf(t, d) * (k1 + 1) / (tf(t, d) + k1 * (1 - b + b * |d| / avgdl))``.
     """
 
     def __init__(self, corpus_tokens: Sequence[Sequence[str]], k1: float = 1.5, b: float = 0.75, epsilon: float = 0.25):
@@ -326,7 +326,7 @@ class BM25Okapi(SparseRetriever):
         super().__init__(corpus_tokens)
 
     def _weights(self) -> sp.spmatrix:
-        """W[d, t] = idf(t) * tf (k1 + 1) / (tf + k1 (1 - b + b |d| / avgdl))."""
+        """``W[d, t] = idf(t) * tf (k1 + 1) / (tf + k1 (1 - b + b |d| / avgdl))``."""
         n = self.doc_freq.astype(np.float64)
         idf = np.log(self.corpus_size - n + 0.5) - np.log(n + 0.5)
         self.average_idf = float(idf.sum() / len(idf))
@@ -348,7 +348,7 @@ class TfIdf(SparseRetriever):
     """Cosine similarity of log-tf x idf vectors (SMART ``ltc.ltc``).
 
     w(t, x) = (1 + ln tf(t, x)) * ln(N / n_t) for tf > 0, for documents and
-    queries alike; score(d, q) = w_d . w_q / (|w_d| |w_q|). A term in every
+    queries alike; ``score(d, q) = w_d . w_q / (|w_d| |w_q|)``. A term in every
     document gets idf 0; a document or query whose vector is zero scores 0.
     """
 
