@@ -5,10 +5,11 @@ PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed-stamp
 BROWSER_STAMP := $(VENV)/.browser-stamp
 BENCH_STAMP   := $(VENV)/.bench-stamp
+PDF_STAMP     := $(VENV)/.pdf-stamp
 JB     := $(VENV)/bin/jupyter-book
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: book test test-runs test-browser test-lab runs bench bench-build lab clean venv
+.PHONY: book pdf test test-runs test-browser test-lab runs bench bench-build lab clean venv chromium
 
 venv: $(STAMP)
 
@@ -44,16 +45,28 @@ $(BROWSER_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -e '.[browser]'
 	touch $@
 
-# Browser tests of the built book (run `make book` first): Debian's Chromium + Playwright,
-# never `playwright install` (it downloads a browser, which this project does not need).
-test-browser: $(BROWSER_STAMP)
+# Debian's Chromium, installed if missing; never `playwright install` (it downloads a browser, which
+# this project does not need). It brings no Korean font: the book draws Korean with its own web font.
+chromium:
 	@test -x /usr/bin/chromium || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }
+
+# Browser tests of the built book (run `make book` first) in Chromium with Playwright.
+test-browser: $(BROWSER_STAMP) chromium
 	$(PY) -m pytest tests/browser
+
+$(PDF_STAMP): $(BROWSER_STAMP)
+	$(PY) -m pip install --quiet -e '.[pdf]'
+	touch $@
+
+# The PDF edition, _build/pdf/book.pdf, from the chapters the last `make book` executed (nothing runs
+# again): one single-page HTML build of the executed notebooks, printed by Chromium; then its checks.
+pdf: $(PDF_STAMP) chromium
+	$(PY) -m searchgrade.book.pdf --book . --out _build/pdf/book.pdf
+	$(PY) -m pytest tests/pdf
 
 # The widgets as ipywidgets in a live JupyterLab (a local server on 127.0.0.1, headless Chromium):
 # about a minute; not part of CI, where a JupyterLab start-up under load is the flaky part.
-test-lab: $(BROWSER_STAMP)
-	@test -x /usr/bin/chromium || { $(SUDO) apt-get update && $(SUDO) apt-get install -y chromium; }
+test-lab: $(BROWSER_STAMP) chromium
 	$(PY) -m pytest tests/lab
 
 $(BENCH_STAMP): $(STAMP)
@@ -65,6 +78,8 @@ bench: $(BENCH_STAMP)
 	$(PY) benchmarks/bench_metrics.py
 	$(PY) benchmarks/bench_stats.py
 	$(PY) benchmarks/bench_bm25.py --json benchmarks/results/bm25.json
+	$(PY) benchmarks/bench_io.py
+	$(PY) benchmarks/bench_trec_eval.py --json benchmarks/results/trec_eval.json
 
 # Cold and warm `make runs` and one book build, in throw-away cache folders (about half an hour).
 bench-build: $(STAMP)

@@ -257,19 +257,39 @@ def cranfield_viewer_inputs():
     return cran, runs, scores, filters
 
 
+def top_items(fragment: str) -> list[list[str]]:
+    """Document ids of each <ol class="sg-top"> list (one per run column), in order."""
+    return [re.findall(r'<li data-docid="([^"]*)"', ol) for ol in re.findall(r'<ol class="sg-top">(.*?)</ol>', fragment, re.S)]
+
+
+def initial_view(page: str) -> str:
+    """The markup inside the HTML page's <div class="sg-view"> (the start query, before any script runs)."""
+    match = re.search(r'<div class="sg-view">(.*)</div><p class="sg-print-note">', page, re.S)
+    assert match, "no sg-view"
+    return match.group(1)
+
+
 def test_query_viewer_data_is_the_runs_and_the_package(cranfield_viewer_inputs):
     cran, runs, scores, filters = cranfield_viewer_inputs
     data = widgets.query_viewer_data(cran.queries, runs, cran.qrels, cran.corpus, scores, filters)
     assert data["runs"] == list(runs)
     assert data["order"] == list(dict.fromkeys(q for m in filters.values() for q in m))
+    assert data["graded"] is True and data["answers"] == {}
     for q in data["order"]:
         for j, (name, run) in enumerate(runs.items()):
             top = data["top"][q][j]
             assert [d for d, _ in top] == trec_order(run[q], 5)
             assert [g for _, g in top] == [cran.qrels[q].get(d) for d, _ in top]
             assert data["scores"][q][j] == [widgets.quantise(v) for v in scores[name].loc[q]]
-        relevant = {d for d, g in cran.qrels[q].items() if g >= 1}
-        assert {d for d, _ in data["relevant"][q]} == relevant
+        relevant = sorted(((d, g) for d, g in cran.qrels[q].items() if g >= 1), key=lambda p: (-p[1], p[0]))
+        assert data["relevant"][q] == [list(p) for p in relevant]
+        gold = data["gold"][q]
+        assert [g[:2] for g in gold] == [list(p) for p in relevant[:5]]
+        for d, _, snippet, spans, has_answer, ranks in gold:       # where each run ranked the relevant document
+            full = [trec_order(run[q]) for run in runs.values()]
+            assert ranks == [order.index(d) + 1 if d in order else None for order in full]
+            assert spans == [] and has_answer is None
+            assert snippet.rstrip("\u2026") in " ".join(cran.corpus[d]["text"].split())
 
 
 def test_query_viewer_computes_scores_when_not_given(cranfield_viewer_inputs):
@@ -289,11 +309,92 @@ def test_query_viewer_html(cranfield_viewer_inputs):
     selects = [a for t, a in tags if t == "select"]
     assert len(selects) == 2 and all(a["id"] in labelled for a in selects)
     assert sum(1 for t, a in tags if t == "section" and a.get("aria-label") in runs) == 3
+    assert sum(1 for t, a in tags if t == "section" and "sg-gold" in a.get("class", "")) == 1
     assert any(a.get("aria-live") == "polite" for _, a in tags)
-    first = embedded_data(page)["order"][0]
-    shown = [a["data-docid"] for t, a in tags if t == "li" and "data-docid" in a]
-    assert shown == [d for run in runs.values() for d in trec_order(run[first], 5)]
+    data = embedded_data(page)
+    first = data["order"][0]
+    assert data["start"] == first and data["startFilter"] == -1       # no start given: every query is offered
+    assert top_items(initial_view(page)) == [trec_order(run[first], 5) for run in runs.values()]
+    relevant = sum(1 for g in cran.qrels[first].values() if g >= 1)
+    assert f'<p class="sg-relevant">정답표의 정답 문서 {relevant}개</p>' in page
     assert len(page.encode("utf-8")) < 300_000
+
+
+def test_query_viewer_marks_judgments(cranfield_viewer_inputs):
+    cran, runs, scores, filters = cranfield_viewer_inputs
+    data = widgets.query_viewer_data(cran.queries, runs, cran.qrels, cran.corpus, scores, filters)
+    assert widgets.viewer_mark(data, None) == "판정되지 않음"
+    assert widgets.viewer_mark(data, 0) == "오답" and widgets.viewer_mark(data, -1) == "오답"
+    assert widgets.viewer_mark(data, 3) == "정답(등급 3)"
+    binary = {q: {d: 1 for d in j} for q, j in cran.qrels.items()}
+    flat = widgets.query_viewer_data(cran.queries, runs, binary, cran.corpus, None, filters)
+    assert flat["graded"] is False and widgets.viewer_mark(flat, 1) == "정답"
+
+
+def test_query_viewer_starts_where_asked(cranfield_viewer_inputs):
+    cran, runs, scores, filters = cranfield_viewer_inputs
+    start = filters["TF-IDF가 이긴 질문"][1]
+    page = widgets.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, scores, filters, start=start,
+                                mode="html").data
+    data = embedded_data(page)
+    assert data["start"] == start and data["startFilter"] == 1
+    selected = re.findall(r'<option value="([^"]*)"[^>]*\sselected>', page)
+    assert selected == ["1", start]                          # the group holding the start query, and the query
+    query_select = re.search(r'<select class="sg-query"[^>]*>(.*?)</select>', page, re.S).group(1)
+    assert re.findall(r'<option value="([^"]*)"', query_select) == filters["TF-IDF가 이긴 질문"]
+    assert initial_view(page) == widgets.viewer_query_html(data, start)
+    with pytest.raises(ValueError, match=r"start query 'nope' is not among"):
+        widgets.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, scores, filters, start="nope")
+
+
+def answer_corpus():
+    """Three runs over four documents; the answer of q1 sits past the first 40 characters of d1."""
+    filler = "가나다라마바사아자차카타파하 " * 6
+    corpus = {"d1": {"title": "첫 문서", "text": filler + "정답은 1985년 서울이다. " + filler},
+              "d2": {"title": "둘째", "text": "여기에도 1985년이 나온다."},
+              "d3": {"title": "셋째", "text": "답이 없는 문단이다."},
+              "d4": {"title": "넷째", "text": "Answer Text in Latin, answer   text again."}}
+    runs = {"a": {"q1": {"d2": 3.0, "d1": 2.0, "d3": 1.0}, "q2": {"d4": 1.0}},
+            "b": {"q1": {"d3": 2.0, "d1": 1.0}, "q2": {"d3": 1.0}},
+            "c": {"q1": {}, "q2": {"d4": 2.0, "d1": 1.0}}}
+    qrels = {"q1": {"d1": 1}, "q2": {"d4": 1, "d3": 0}}
+    queries = {"q1": "언제 어디?", "q2": "which text?"}
+    answers = {"q1": ["1985년"], "q2": ["answer text"]}
+    return queries, runs, qrels, corpus, answers
+
+
+def test_query_viewer_highlights_answers():
+    queries, runs, qrels, corpus, answers = answer_corpus()
+    data = widgets.query_viewer_data(queries, runs, qrels, corpus, answers=answers, snippet_chars=40, gold_chars=60)
+    judge = sg.judges.AnswerJudge(answers, corpus)
+    for q in data["order"]:
+        for d, (snippet, spans, has_answer) in data["passages"][q].items():
+            assert has_answer == (judge.judge(q, d) > 0), (q, d)
+            for a, b in spans:                                  # each span is an answer, case aside
+                assert snippet[a:b].casefold().split() == answers[q][0].casefold().split()
+            assert bool(spans) == has_answer                    # the window is moved onto the answer
+    snippet, spans, _ = data["passages"]["q1"]["d1"]
+    assert snippet.startswith("\u2026") and snippet.endswith("\u2026") and len(snippet) == 42
+    gold = data["gold"]["q1"][0]
+    assert gold[0] == "d1" and gold[2][gold[3][0][0]:gold[3][0][1]] == "1985년"
+    assert gold[5] == [2, 2, None]                              # ranked 2nd by a and b, absent from c
+    assert [len(data["passages"]["q2"]["d4"][1])] == [2]        # both occurrences, whitespace and case aside
+    fragment = widgets.viewer_query_html(data, "q1")
+    assert '<mark class="sg-hl">1985년</mark>' in fragment
+    assert fragment.count('<span class="sg-mark sg-mark-ans">답 포함</span>') == 4   # d1 twice, d2, gold d1
+    assert '<p class="sg-answers">답 문자열: <mark class="sg-hl">1985년</mark></p>' in fragment
+    assert "a 2위, b 2위, c 목록에 없음" in fragment
+    assert '<p class="sg-note sg-empty">이 질문에는 결과가 없다.</p>' in fragment   # run c is empty for q1
+    plain = widgets.query_viewer_data(queries, runs, qrels, corpus)
+    assert "sg-hl" not in widgets.viewer_query_html(plain, "q1") and "답 포함" not in widgets.viewer_query_html(plain, "q1")
+
+
+def test_query_viewer_refuses_bad_answers():
+    queries, runs, qrels, corpus, _ = answer_corpus()
+    with pytest.raises(ValueError, match="answers must be a dict"):
+        widgets.query_viewer_data(queries, runs, qrels, corpus, answers=["1985년"])
+    with pytest.raises(ValueError, match=r"answers\['q1'\] must be a list of strings"):
+        widgets.query_viewer_data(queries, runs, qrels, corpus, answers={"q1": "1985년"})
 
 
 def test_query_viewer_escapes_document_text():
@@ -301,11 +402,12 @@ def test_query_viewer_escapes_document_text():
     queries = {"1": "q <one>"}
     corpus = {"a": {"title": evil, "text": evil}, "b": {"title": "b", "text": "b"}}
     runs = {name: {"1": {"a": 2.0, "b": 1.0}} for name in ("x", "y", "z")}
-    page = widgets.query_viewer(queries, runs, {"1": {"a": 1}}, corpus, mode="html").data
+    page = widgets.query_viewer(queries, runs, {"1": {"a": 1}}, corpus, answers={"1": ["<b>"]}, mode="html").data
     data_part = re.search(r'<script type="application/json"[^>]*>(.*?)</script>', page, re.S).group(1)
     assert "</script" not in data_part and "<" not in data_part
-    assert json.loads(data_part)["docs"]["a"][0] == evil
-    assert "<script>alert(1)" not in page.replace(data_part, "")
+    assert json.loads(data_part)["titles"]["a"] == evil
+    assert "<script>alert(1)" not in page.replace(data_part, "") and "<b>" not in page.replace(data_part, "")
+    assert '<mark class="sg-hl">&lt;b&gt;</mark>' in page
 
 
 def test_query_viewer_refuses_bad_input(cranfield_viewer_inputs):
@@ -331,13 +433,33 @@ def test_query_viewer_refuses_bad_input(cranfield_viewer_inputs):
         widgets.query_viewer({**cran.queries, "zz": "new"}, runs, cran.qrels, cran.corpus, qids=["zz"])
 
 
+def test_query_viewer_html_and_ipywidgets_agree(cranfield_viewer_inputs):
+    """The HTML page's first view and every ipywidgets view are the same markup, from the same data."""
+    cran, runs, scores, filters = cranfield_viewer_inputs
+    start = filters["BM25가 이긴 질문"][2]
+    page = widgets.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, scores, filters, start=start,
+                                mode="html").data
+    box = widgets.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, scores, filters, start=start,
+                               mode="ipywidgets")
+    ui, data = box.sg, embedded_data(page)
+    assert json.loads(widgets._json_for_script(ui["data"])) == data
+    assert ui["filter"].value.startswith("BM25가 이긴 질문") and ui["query"].value == start
+    assert initial_view(page) == widgets.viewer_query_html(data, start)
+    assert f'<div class="sg-view">{widgets.viewer_query_html(data, start)}</div>' in ui["output"].value
+    for q in data["order"][:12]:
+        ui["filter"].value = ui["filter"].options[0]
+        ui["query"].value = q
+        assert f'<div class="sg-view">{widgets.viewer_query_html(data, q)}</div>' in ui["output"].value
+        assert top_items(ui["output"].value) == [trec_order(run[q], 5) for run in runs.values()]
+
+
 def test_query_viewer_ipywidgets(cranfield_viewer_inputs):
     cran, runs, scores, filters = cranfield_viewer_inputs
     box = widgets.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, scores, filters, mode="ipywidgets")
     ui = box.sg
     # what a reader sees before touching anything: the first query, not an empty group
     assert ui["query"].value == ui["data"]["start"] and ui["query"].value is not None
-    assert f'data-qid="{ui["query"].value}"' in ui["output"].value or cran.queries[ui["query"].value] in ui["output"].value
+    assert f'data-qid="{ui["query"].value}"' in ui["output"].value
     label = next(o for o in ui["filter"].options if o.startswith("TF-IDF가 이긴 질문"))
     ui["filter"].value = label
     assert ui["query"].value == filters["TF-IDF가 이긴 질문"][0]      # a new group starts at its first query
@@ -346,6 +468,45 @@ def test_query_viewer_ipywidgets(cranfield_viewer_inputs):
     for run in runs.values():
         for d in trec_order(run[q], 5):
             assert f'data-docid="{d}"' in ui["output"].value
+
+
+# --------------------------------------------------------------------------- the book's voice
+
+POLITE = re.compile(r"(?:니다|세요|해요|어요|아요|에요|예요|죠)(?=[\s.,!?)\]<\"']|$)")
+
+
+def korean_text(markup: str) -> list[str]:
+    """Every piece of Korean a reader can see or hear: text between tags and accessible attribute values."""
+    parts = re.split(r"<[^>]+>", re.sub(r"<script.*?</script>|<style.*?</style>", "", markup, flags=re.S))
+    parts += re.findall(r'(?:aria-label|aria-valuetext|title)="([^"]*)"', markup)
+    return [html.unescape(p).strip() for p in parts if re.search("[\uac00-\ud7a3]", p)]
+
+
+def test_voice_check_can_fail():
+    assert POLITE.search("바뀝니다.") and POLITE.search("없어요") and POLITE.search("고르세요<")
+    assert not POLITE.search("바뀐다.") and not POLITE.search("정답표의 정답 문서 3개")
+
+
+def test_widget_text_is_in_the_book_voice(cranfield_viewer_inputs):
+    """Labels, help, notes and messages in 해라체 (…다), never 합니다/해요, in both renderings."""
+    cran, runs, scores, filters = cranfield_viewer_inputs
+    queries, aruns, aqrels, acorpus, answers = answer_corpus()
+    pages = [widgets.scoring_lab(mode="html").data, widgets.rank_slider(mode="html").data,
+             widgets.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, scores, filters, mode="html").data,
+             widgets.query_viewer(queries, aruns, aqrels, acorpus, answers=answers, mode="html").data]
+    lab, slider = widgets.scoring_lab(mode="ipywidgets"), widgets.rank_slider(mode="ipywidgets")
+    viewer = widgets.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, scores, {"빈 묶음": [], **filters},
+                                  mode="ipywidgets")
+    pages += [lab.sg["output"].value, slider.sg["output"].value, viewer.sg["output"].value]
+    viewer.sg["filter"].value = viewer.sg["filter"].options[1]          # the empty group's message
+    pages.append(viewer.sg["output"].value)
+    texts = [t for page in pages for t in korean_text(page)]
+    texts += list(widgets.VIEWER_TEXT.values()) + [widgets.PRINT_NOTE, widgets.LAB_TOTAL, widgets.SLIDER_RANK_TEXT]
+    texts += [t.tooltip for t in lab.sg["toggles"]] + [w.description for w in (lab.sg["k"], lab.sg["missing"])]
+    assert len(texts) > 40
+    assert "이 묶음에는 질문이 없다." in texts
+    polite = [t for t in texts if POLITE.search(t)]
+    assert not polite, polite
 
 
 # --------------------------------------------------------------------------- mode

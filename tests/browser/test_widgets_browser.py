@@ -10,7 +10,7 @@ import random
 import pytest
 
 import searchgrade as sg
-from browser_support import PHONE
+from browser_support import DESKTOP, PHONE
 from searchgrade.book import widgets
 from searchgrade.book import single_relevant_ranking
 from searchgrade.io import trec_order
@@ -61,6 +61,8 @@ def check_lab(root, ranks: list[int], k: int, missing: int):
     for name in expected_names:
         assert_shown(shown[name].strip(), expected[name], f"{name} at relevant={ranks}, k={k}, missing={missing}")
     assert root.locator(".sg-total").inner_text().startswith(f"전체 정답 R = {len(ranks) + missing}개")
+    states = root.locator("button.sg-toggle .sg-state").all_inner_texts()
+    assert states == ["정답" if i + 1 in ranks else "오답" for i in range(10)]
 
 
 def test_scoring_lab_follows_clicks_keys_and_selects(chapter, visit):
@@ -160,7 +162,16 @@ def test_rank_slider_follows_the_keyboard(chapter, visit):
     assert not v.local_errors(), v.local_errors()
 
 
-# --------------------------------------------------------------------------- per-query viewer (test page)
+# --------------------------------------------------------------------------- per-query viewer (test pages)
+
+
+def viewer_html_page(folder, name: str, fragment: str):
+    """A minimal page holding one widget's HTML."""
+    path = folder / name
+    path.write_text('<!DOCTYPE html><html lang="ko"><head><meta charset="utf-8">'
+                    '<meta name="viewport" content="width=device-width, initial-scale=1">'
+                    f"<title>viewer</title></head><body><main>{fragment}</main></body></html>", encoding="utf-8")
+    return path
 
 
 @pytest.fixture(scope="module")
@@ -181,20 +192,29 @@ def viewer_page(tmp_path_factory):
                "모두 0점": list(bm25.index[(bm25 == 0) & (tfidf == 0)][:6]),
                "빈 묶음": []}
     html = widgets.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, scores, filters, mode="html").data
-    folder = tmp_path_factory.mktemp("viewer")
-    path = folder / "viewer.html"
-    path.write_text('<!DOCTYPE html><html lang="ko"><head><meta charset="utf-8">'
-                    '<meta name="viewport" content="width=device-width, initial-scale=1">'
-                    f"<title>viewer</title></head><body><main>{html}</main></body></html>", encoding="utf-8")
-    return path, cran, runs, scores, filters
+    data = widgets.query_viewer_data(cran.queries, runs, cran.qrels, cran.corpus, scores, filters)
+    path = viewer_html_page(tmp_path_factory.mktemp("viewer"), "viewer.html", html)
+    return path, cran, runs, scores, filters, data
 
 
-def check_viewer(root, qid, cran, runs, scores):
-    """The viewer shows this query: its text, each run's top 5 with judgments, the per-query scores."""
+def expected_mark(grade, graded: bool) -> str:
+    """The judgment label the viewer should show (the book's terms)."""
+    if grade is None:
+        return "판정되지 않음"
+    if grade >= 1:
+        return f"정답(등급 {grade})" if graded else "정답"
+    return "오답"
+
+
+def check_viewer(root, qid, coll, runs, scores, data=None):
+    """The viewer shows this query: its text, the judged relevant documents with where each run ranked
+    them, each run's top 5 with judgments, the per-query scores; and (given the widget's data) exactly the
+    markup the package renders for that query."""
     assert root.get_attribute("data-qid") == qid
-    assert root.locator(".sg-query-text").inner_text().strip() == cran.queries[qid].strip()
+    assert root.locator(".sg-query-text").inner_text().strip() == coll.queries[qid].strip()
     cols = root.locator("section.sg-col")
     assert cols.count() == 3
+    graded = any(g > 1 for q in (data["order"] if data else [qid]) for g in coll.qrels[q].values())
     for j, (name, run) in enumerate(runs.items()):
         col = cols.nth(j)
         assert col.get_attribute("aria-label") == name
@@ -203,27 +223,40 @@ def check_viewer(root, qid, cran, runs, scores):
         expected = trec_order(run.get(qid, {}), 5)
         assert [d for d, _ in shown] == expected, (name, qid)
         for (d, grade), i in zip(shown, range(len(shown))):
-            g = cran.qrels[qid].get(d)
+            g = coll.qrels[qid].get(d)
             assert grade == ("" if g is None else str(g))
-            mark = items.nth(i).locator(".sg-mark").inner_text()
-            assert mark == ("판정 없음" if g is None else f"관련 {g}" if g >= 1 else "관련 없음")
+            assert items.nth(i).locator(".sg-mark").first.inner_text() == expected_mark(g, graded)
         values = col.locator("td.sg-value")
         names = values.evaluate_all("vs => vs.map(v => v.getAttribute('data-measure'))")
         assert names == list(scores[name].columns)
         for m, text in zip(names, values.all_inner_texts()):
             assert_shown(text, float(scores[name].loc[qid, m]), f"{name} {m} on query {qid}")
-    relevant = sum(1 for g in cran.qrels[qid].values() if g >= 1)
-    assert root.locator(".sg-relevant").inner_text().startswith(f"정답표의 관련 문서 {relevant}개")
+    relevant = sorted(((d, g) for d, g in coll.qrels[qid].items() if g >= 1), key=lambda p: (-p[1], p[0]))
+    assert root.locator(".sg-relevant").inner_text().startswith(f"정답표의 정답 문서 {len(relevant)}개")
+    gold = root.locator("ol.sg-gold-docs > li")
+    assert gold.evaluate_all("ls => ls.map(l => l.getAttribute('data-docid'))") == [d for d, _ in relevant[:5]]
+    for i, (d, _) in enumerate(relevant[:5]):
+        where = []
+        for name, run in runs.items():
+            order = trec_order(run.get(qid, {}))
+            where.append(f"{name} {order.index(d) + 1}위" if d in order else f"{name} 목록에 없음")
+        assert gold.nth(i).locator(".sg-ranks").inner_text() == "검색기가 매긴 순위: " + ", ".join(where)
+    if data is not None:                                    # the page's script built the package's markup
+        same = root.evaluate("""(el, html) => { const t = document.createElement("template"); t.innerHTML = html;
+                                   return t.innerHTML === el.querySelector(".sg-view").innerHTML; }""",
+                             widgets.viewer_query_html(data, qid))
+        assert same, f"the script's markup for query {qid} differs from viewer_query_html"
 
 
 def test_query_viewer_follows_filters_and_queries(viewer_page, visit):
-    path, cran, runs, scores, filters = viewer_page
+    path, cran, runs, scores, filters, data = viewer_page
     v = visit(path)
     root = v.page.locator(VIEWER)
     assert root.get_attribute("data-ready") == "true"
     order = list(dict.fromkeys(q for m in filters.values() for q in m))
-    check_viewer(root, order[0], cran, runs, scores)
+    check_viewer(root, order[0], cran, runs, scores, data)
     filt, query = root.locator("select.sg-filter"), root.locator("select.sg-query")
+    assert filt.input_value() == "-1"                        # no start given: every query is offered
     labels = filt.locator("option").all_inner_texts()
     assert labels[0] == f"모든 질문 ({len(order)}개)"
     assert filt.locator("option", has_text="빈 묶음").get_attribute("disabled") is not None
@@ -233,21 +266,93 @@ def test_query_viewer_follows_filters_and_queries(viewer_page, visit):
         filt.select_option(str(i))
         options = query.locator("option").evaluate_all("os => os.map(o => o.value)")
         assert options == members, label
-        check_viewer(root, query.input_value(), cran, runs, scores)
+        check_viewer(root, query.input_value(), cran, runs, scores, data)
         query.select_option(members[-1])
-        check_viewer(root, members[-1], cran, runs, scores)
+        check_viewer(root, members[-1], cran, runs, scores, data)
         assert members[-1] in root.locator(".sg-live").inner_text()
     # keyboard: a focused <select> changes with the arrow keys
     filt.select_option("-1")
     query.select_option(order[0])
     query.focus()
     v.page.keyboard.press("ArrowDown")
-    check_viewer(root, order[1], cran, runs, scores)
+    check_viewer(root, order[1], cran, runs, scores, data)
     assert not v.local_errors(), v.local_errors()
 
 
+@pytest.fixture(scope="module")
+def korquad_viewer_page(tmp_path_factory):
+    """The viewer on KorQuAD with three of the line-up's runs and the collection's answer strings."""
+    from searchgrade.book import runs as lineup
+
+    kq = lineup.load_collection("korquad-dev")
+    names = ["bm25-kiwi", "dense-e5", "rerank-kiwi-e5"]
+    kq_runs = {n: lineup.get_run("korquad-dev", n, progress=False) for n in names}
+    scores = {n: sg.evaluate(kq.qrels, r, ["RR@10", "nDCG@10", "R@10"], missing="zero") for n, r in kq_runs.items()}
+    rr = {n: s["RR@10"] for n, s in scores.items()}
+    dense_won = [q for q in kq.queries if rr["dense-e5"].get(q, 0) > rr["bm25-kiwi"].get(q, 0)][:5]
+    missed = [q for q in kq.queries if all(rr[n].get(q, 0) == 0 for n in names)][:5]
+    filters = {"밀집 검색이 이긴 질문": dense_won, "셋 다 놓친 질문": missed}
+    start = dense_won[-1]
+    html = widgets.query_viewer(kq.queries, kq_runs, kq.qrels, kq.corpus, scores, filters,
+                                answers=kq.meta["answers"], start=start, mode="html").data
+    data = widgets.query_viewer_data(kq.queries, kq_runs, kq.qrels, kq.corpus, scores, filters,
+                                     answers=kq.meta["answers"], start=start)
+    path = viewer_html_page(tmp_path_factory.mktemp("kq-viewer"), "viewer.html", html)
+    return path, kq, kq_runs, scores, filters, data, start
+
+
+def check_answers(root, qid, coll):
+    """Highlights are the question's answer strings; documents are marked where the answer judge finds one."""
+    answers = coll.meta["answers"][qid]
+    norm = lambda t: " ".join(t.casefold().split())  # noqa: E731
+    assert root.locator(".sg-answers").is_visible()
+    assert [norm(a) for a in root.locator(".sg-answers mark.sg-hl").all_inner_texts()] == \
+        [norm(a) for a in dict.fromkeys(a for a in answers if a.split())]
+    marks = root.locator(".sg-view li mark.sg-hl").all_inner_texts()
+    assert all(norm(m) in {norm(a) for a in answers} for m in marks), marks
+    judge = sg.judges.AnswerJudge({qid: answers}, coll.corpus)
+    items = root.locator(".sg-view li[data-docid]")
+    for i in range(items.count()):
+        li = items.nth(i)
+        d = li.get_attribute("data-docid")
+        assert (li.locator(".sg-mark-ans").count() == 1) == (judge.judge(qid, d) > 0), (qid, d)
+    gold = root.locator("ol.sg-gold-docs > li").first           # KorQuAD's gold paragraph holds the answer
+    assert gold.locator("mark.sg-hl").count() >= 1 and gold.locator(".sg-mark-ans").count() == 1
+
+
+def test_query_viewer_shows_answers_and_the_gold_paragraph(korquad_viewer_page, visit):
+    path, kq, kq_runs, scores, filters, data, start = korquad_viewer_page
+    v = visit(path)
+    root = v.page.locator(VIEWER)
+    assert root.get_attribute("data-ready") == "true"
+    check_viewer(root, start, kq, kq_runs, scores, data)
+    check_answers(root, start, kq)
+    query = root.locator("select.sg-query")
+    for qid in filters["밀집 검색이 이긴 질문"][:3]:
+        query.select_option(qid)
+        check_viewer(root, qid, kq, kq_runs, scores, data)
+        check_answers(root, qid, kq)
+    assert not v.local_errors(), v.local_errors()
+
+
+@pytest.mark.parametrize("viewport, side_by_side", [(DESKTOP, True), (PHONE, False)])
+def test_query_viewer_columns_side_by_side_on_a_desktop(korquad_viewer_page, visit, viewport, side_by_side):
+    v = visit(korquad_viewer_page[0], viewport=viewport)
+    boxes = v.page.locator(f"{VIEWER} section.sg-col").evaluate_all(
+        "cs => cs.map(c => { const r = c.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; })")
+    assert len(boxes) == 3
+    if side_by_side:
+        assert len({round(b[1]) for b in boxes}) == 1, boxes           # one row ...
+        assert boxes[0][2] <= boxes[1][0] and boxes[1][2] <= boxes[2][0], boxes   # ... left to right
+    else:
+        assert boxes[0][3] <= boxes[1][1] and boxes[1][3] <= boxes[2][1], boxes   # stacked
+    gold = v.page.locator(f"{VIEWER} section.sg-gold").bounding_box()
+    assert gold["y"] + gold["height"] <= min(b[1] for b in boxes) + 0.5    # the gold paragraph comes first
+
+
 def test_query_viewer_in_chapter_5_shows_the_real_runs(chapter, visit):
-    """Chapter 5's viewer against the line-up's runs as `searchgrade.book.runs` reads them, filter by filter."""
+    """Chapter 5's viewer against the line-up's runs as `searchgrade.book.runs` reads them, filter by filter:
+    it starts on a question where dense retrieval wins, and highlights KorQuAD's answer strings."""
     from searchgrade.book import runs
 
     v = visit(chapter("ch05"))
@@ -262,6 +367,12 @@ def test_query_viewer_in_chapter_5_shows_the_real_runs(chapter, visit):
     measures = root.locator("section.sg-col").first.locator("td.sg-value").evaluate_all(
         "vs => vs.map(v => v.getAttribute('data-measure'))")
     filt, query = root.locator("select.sg-filter"), root.locator("select.sg-query")
+    start = root.get_attribute("data-qid")
+    assert filt.locator("option:checked").inner_text().startswith("밀집 검색이 이긴 질문")
+    rr = {n: sg.evaluate({start: kq.qrels[start]}, {start: shown_runs[n].get(start, {})}, ["RR@10"],
+                         missing="zero")["RR@10"][start] for n in ("bm25-kiwi", "dense-e5") if n in shown_runs}
+    assert rr["dense-e5"] > rr["bm25-kiwi"], f"the viewer starts on {start}, where dense retrieval does not win: {rr}"
+    check_answers(root, start, kq)
     labels = filt.locator("option").evaluate_all("os => os.map(o => [o.value, o.disabled])")
     checked = 0
     for value, disabled in labels:
@@ -277,6 +388,7 @@ def test_query_viewer_in_chapter_5_shows_the_real_runs(chapter, visit):
         for qid in qids:
             query.select_option(qid)
             check_viewer(root, qid, kq, shown_runs, scores)
+            check_answers(root, qid, kq)
             checked += 1
     assert checked >= 4
     assert not v.local_errors(), v.local_errors()

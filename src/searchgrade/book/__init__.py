@@ -12,7 +12,9 @@ module                    what it holds
 :mod:`.widgets`           the three kernel-free widgets (scoring lab, rank slider, viewer)
 :mod:`.plotting`          the one plot style (NanumGothic, Okabe-Ito palette)
 :mod:`.tables`            the one table style (:func:`show`: caption above, rounded, headers on one line)
-:mod:`.sphinxext`         the Sphinx hook (notebook download, launch link)
+:mod:`.sphinxext`         the Sphinx hook (notebook download, launch link, web font)
+:mod:`.webfont`           the Korean web font (NanumGothic as woff2, @font-face), written at build time
+:mod:`.pdf`               the PDF edition (a single-page build printed by Chromium)
 ========================  ==================================================================
 
 This package itself holds small notebook helpers (:func:`glue`, :func:`plain`,

@@ -12,12 +12,19 @@ script that declares ``const THEBE_JS_URL`` is emitted twice (a SyntaxError on e
 empty ``default_mode`` makes pydata-sphinx-theme log "Got invalid theme mode". Duplicate scripts are
 dropped and ``html_context["default_mode"]`` defaults to ``"auto"``.
 
-Use it with ``sphinx: extra_extensions: [searchgrade.sphinxext]`` in ``_config.yml``.
+Pages draw Korean with the book's own web font (:mod:`.webfont`): when an HTML build finishes, the
+hook writes NanumGothic as woff2 and its stylesheet into ``_static`` (the stylesheet is linked from
+every page from the start). ``searchgrade_webfont_cache`` names the folder that keeps the converted
+fonts between builds (default: ``.webfont`` next to the output folder).
+
+Use it with ``sphinx: extra_extensions: [searchgrade.book.sphinxext]`` in ``_config.yml``.
 """
 from __future__ import annotations
 
 import shutil
 from pathlib import Path
+
+from . import webfont
 
 NOTEBOOK_LABEL = "download-notebook-button"
 LAUNCH_LABEL = "launch-local-button"
@@ -87,13 +94,29 @@ def default_theme_mode(app, config) -> None:
     config.html_context = context
 
 
+def webfont_cache(app) -> Path:
+    """Folder that keeps the converted web fonts between builds."""
+    configured = app.config.searchgrade_webfont_cache
+    return Path(configured) if configured else Path(app.outdir).parent / ".webfont"
+
+
+def write_webfont(app, exception) -> None:
+    """build-finished hook: write the Korean web font and its stylesheet into an HTML build's _static."""
+    if exception is not None or getattr(app.builder, "format", None) != "html":
+        return
+    webfont.write_static(Path(app.outdir) / "_static", webfont_cache(app))
+
+
 def setup(app):
-    """Register the config values and the hook (after sphinx-book-theme's buttons, priority 501)."""
+    """Register the config values and the hooks (buttons after sphinx-book-theme's, priority 501)."""
     app.add_config_value("searchgrade_launch_url", "", "html")
     app.add_config_value("searchgrade_launch_text", "JupyterLab (로컬)", "html")
     app.add_config_value("searchgrade_launch_tooltip",
-                         "저장소에서 `make lab`을 실행한 뒤 이 장을 JupyterLab에서 엽니다", "html")
+                         "저장소에서 `make lab`을 실행한 뒤 이 장을 JupyterLab에서 연다", "html")
     app.connect("html-page-context", add_notebook_buttons, priority=502)
     app.connect("html-page-context", drop_duplicate_scripts, priority=900)
     app.connect("config-inited", default_theme_mode)
+    app.add_config_value("searchgrade_webfont_cache", "", "html")
+    app.add_css_file(webfont.CSS_FILE, priority=900)  # after the theme's, so its font variables win
+    app.connect("build-finished", write_webfont)
     return {"parallel_read_safe": True, "parallel_write_safe": True}

@@ -6,8 +6,9 @@ Three widgets, each a function that returns something Jupyter displays:
   relevant documents missing from the list; P@k, Recall@k, Hit@k, AP@k, RR@k, nDCG@k and RBP update.
 - :func:`rank_slider` (chapter 4): one relevant document moved from rank 1 to n, a small curve per
   measure with the current point marked.
-- :func:`query_viewer` (chapter 5): choose a query (optionally through named filters) and see the top
-  documents of three runs side by side, with relevance marks and per-query scores.
+- :func:`query_viewer` (chapter 5): choose a query (optionally through named filters) and see the
+  judged relevant documents beside the top documents of three runs, with judgments, per-query scores
+  and, where the collection has answer strings, the answer highlighted.
 
 Every number a widget shows is computed by the package (``score_ranking`` / ``evaluate``) when the
 widget is built, rounded to 4 decimals (:func:`quantise`) and embedded; the page's JavaScript only
@@ -23,7 +24,9 @@ import itertools
 import json
 import math
 import os
+import re
 import sys
+import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
@@ -32,7 +35,7 @@ from typing import Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .. import metrics
+from .. import judges, metrics
 from . import single_relevant_ranking
 from ..io import trec_order
 from .plotting import PALETTE
@@ -49,6 +52,8 @@ __all__ = [
     "rank_slider",
     "query_viewer_data",
     "query_viewer",
+    "viewer_query_html",
+    "viewer_mark",
 ]
 
 MODES = ("auto", "html", "ipywidgets")
@@ -165,6 +170,16 @@ def _check_int(name: str, value, low: int, high: int) -> int:
     if not low <= int(value) <= high:
         raise ValueError(f"{name} must be in {low}..{high}, got {value}")
     return int(value)
+
+
+PRINT_NOTE = "인쇄판에는 이 보기의 처음 상태만 실린다. 직접 조작해 보려면 HTML판의 같은 곳을 연다."
+
+
+def _print_note() -> str:
+    """A line shown only in print (the PDF edition): the widget is static there; the HTML edition is live.
+
+    The PDF build writes the page of the HTML edition into its ``.sg-edition`` span."""
+    return (f'<p class="sg-print-note">{_esc(PRINT_NOTE)}<span class="sg-edition"></span></p>')
 
 
 # --------------------------------------------------------------------------- scoring lab (chapter 2)
@@ -318,7 +333,7 @@ def _lab_total_text(bits: int, missing: int) -> str:
 
 
 LAB_TOTAL = "전체 정답 R = {R}개 (목록 안 {in} + 목록 밖 {out})"
-LAB_ON, LAB_OFF = "관련", "관련 없음"
+LAB_ON, LAB_OFF = "정답", "오답"
 
 
 def scoring_lab(relevant: Sequence[int] = (1, 3, 5, 7), k: int = 5, missing: int = 0, *, n: int = 10,
@@ -355,7 +370,7 @@ def _lab_html(table: LabTable, bits: int, k: int, missing: int, presets: Mapping
         items.append(
             f'<li class="{cls.strip()}"><button type="button" class="sg-toggle" id="{uid}-r{i + 1}" '
             f'aria-pressed="{"true" if on else "false"}" data-rank="{i + 1}" '
-            f'aria-label="{i + 1}위 결과 {doc}: 관련 문서로 표시">'
+            f'aria-label="{i + 1}위 결과 {doc}: 정답으로 표시">'
             f'<span class="sg-rank" aria-hidden="true">{i + 1}위</span>'
             f'<span class="sg-doc" aria-hidden="true">문서 {doc}</span>'
             f'<span class="sg-state" aria-hidden="true">{LAB_ON if on else LAB_OFF}</span></button></li>'
@@ -367,8 +382,8 @@ def _lab_html(table: LabTable, bits: int, k: int, missing: int, presets: Mapping
         for name, ranks in presets.items())
     body = (
         f'<p class="sg-title" id="{uid}-title">채점 실험실</p>'
-        f'<p class="sg-help" id="{uid}-help">결과를 누르면(Tab으로 옮겨 가서 Space나 Enter) 관련 여부가 '
-        f"바뀝니다. k는 목록을 자르는 위치, 목록 밖 정답은 검색기가 끝내 찾지 못한 정답의 수입니다.</p>"
+        f'<p class="sg-help" id="{uid}-help">결과를 누르면(Tab으로 옮겨 가서 Space나 Enter) 정답 여부가 '
+        f"바뀐다. k는 목록을 자르는 위치이고, 목록 밖 정답은 검색기가 끝내 찾지 못한 정답의 수다.</p>"
         f'<div class="sg-controls">'
         f'<div class="sg-control"><label for="{uid}-k">자르는 위치 k = <output class="sg-k-out" for="{uid}-k">{k}</output></label>'
         f'<input type="range" class="sg-k" id="{uid}-k" min="1" max="{n}" step="1" value="{k}" aria-valuetext="k = {k}"></div>'
@@ -377,14 +392,14 @@ def _lab_html(table: LabTable, bits: int, k: int, missing: int, presets: Mapping
         f"</div>"
         f'<div class="sg-presets" role="group" aria-label="예시 상태">{preset_buttons}</div>'
         f'<div class="sg-lab-grid">'
-        f'<ol class="sg-results" aria-label="검색 결과 {n}개 (누르면 관련 여부가 바뀜)">{"".join(items)}</ol>'
+        f'<ol class="sg-results" aria-label="검색 결과 {n}개 (누르면 정답 여부가 바뀐다)">{"".join(items)}</ol>'
         f'<div><table class="sg-scores"><caption>지표 값</caption>'
         f'<thead><tr><th scope="col">지표</th><th scope="col">값</th><th scope="col"><span class="sg-sr-only">막대</span></th></tr></thead>'
         f"<tbody>{_lab_rows_html(table, bits, k, missing)}</tbody></table>"
         f'<p class="sg-note sg-total">{_esc(_lab_total_text(bits, missing))}</p>'
-        f'<p class="sg-note">값은 <code>searchgrade</code>가 상태마다 미리 계산해 넣은 것입니다. '
-        f"{_esc(table.rbp_measure)}는 컷오프 없이 목록 전체로 잽니다.</p></div>"
-        f"</div>"
+        f'<p class="sg-note">값은 <code>searchgrade</code>가 상태마다 미리 계산해 넣은 것이다. '
+        f"{_esc(table.rbp_measure)}는 컷오프 없이 목록 전체로 잰다.</p></div>"
+        f"</div>{_print_note()}"
         f'<p class="sg-live sg-sr-only" role="status" aria-live="polite" aria-atomic="true"></p>'
     )
     return _page(uid, body, data, "lab.js", "searchgradeScoringLab", "scoring-lab", "sg-lab")
@@ -396,7 +411,7 @@ def _lab_ipywidgets(table: LabTable, bits: int, k: int, missing: int):
 
     docs = lab_documents(table.n)
     toggles = [w.ToggleButton(value=bool(bits >> i & 1), description=f"{i + 1}위 {doc}",
-                              tooltip=f"{i + 1}위 결과 {doc}: 관련 문서로 표시",
+                              tooltip=f"{i + 1}위 결과 {doc}: 정답으로 표시",
                               layout=w.Layout(width="auto")) for i, doc in enumerate(docs)]
     k_slider = w.IntSlider(value=k, min=1, max=table.n, description="k")
     missing_box = w.Dropdown(options=list(range(table.max_missing + 1)), value=missing, description="목록 밖 정답")
@@ -511,13 +526,14 @@ def rank_slider(measures: Sequence[str] = SLIDER_MEASURES, n: int = 20, start: i
         for j, m in enumerate(table.columns))
     body = (
         f'<p class="sg-title">정답 하나를 1위에서 {n}위로</p>'
-        f'<p class="sg-help">슬라이더(또는 방향키, Home, End)로 정답 문서의 순위를 바꾸면 지표마다 현재 값과 '
-        f"곡선 위의 점이 바뀝니다. 목록은 문서 {n}개, 정답은 하나입니다.</p>"
+        f'<p class="sg-help">슬라이더(또는 방향키, Home, End)로 정답의 순위를 바꾸면 지표마다 현재 값과 '
+        f"곡선 위의 점이 바뀐다. 목록에는 문서가 {n}개 있고, 정답은 그중 하나다.</p>"
         f'<div class="sg-control"><label for="{uid}-range">정답 순위: <output class="sg-rank-out" for="{uid}-range">{start}</output>위</label>'
         f'<input type="range" class="sg-rank" id="{uid}-range" min="1" max="{n}" step="1" value="{start}" '
         f'aria-valuetext="{SLIDER_RANK_TEXT.format(r=start)}"></div>'
         f'<div class="sg-charts">{figures}</div>'
-        f'<p class="sg-note">값은 <code>searchgrade.score_ranking</code>이 순위마다 계산해 넣은 것입니다.</p>'
+        f'<p class="sg-note">값은 <code>searchgrade.score_ranking</code>이 순위마다 계산해 넣은 것이다.</p>'
+        f"{_print_note()}"
         f'<p class="sg-live sg-sr-only" role="status" aria-live="polite" aria-atomic="true"></p>'
     )
     data = {"scale": SCALE, "measures": list(table.columns), "values": values,
@@ -551,171 +567,298 @@ def _slider_ipywidgets(measures, values, geometry, colours, n: int, start: int):
 
 # --------------------------------------------------------------------------- per-query viewer (chapter 5)
 
-VIEWER_MARKS = {"relevant": "관련 {g}", "nonrelevant": "관련 없음", "unjudged": "판정 없음"}
-VIEWER_RELEVANT = "정답표의 관련 문서 {n}개"
+VIEWER_TEXT = {
+    "relevant": "정답", "graded": "정답(등급 {g})", "nonrelevant": "오답", "unjudged": "판정되지 않음",
+    "answer": "답 포함", "gold": "정답표의 정답 문서 {n}개", "more": "그 밖에 정답 문서가 {n}개 더 있다.",
+    "answers": "답 문자열:", "empty": "이 질문에는 결과가 없다.", "ranks": "검색기가 매긴 순위:",
+    "rank": "{r}위", "absent": "목록에 없음", "scores": "{name} 질문별 점수", "noQuery": "이 묶음에는 질문이 없다.",
+}
 
 
-def query_viewer_data(queries: Mapping[str, str], runs: Mapping[str, Mapping], qrels: Mapping,
-                      corpus: Mapping[str, Mapping[str, str]], scores: Mapping[str, pd.DataFrame] | None = None,
-                      filters: Mapping[str, Sequence[str]] | None = None, *, qids: Sequence[str] | None = None,
-                      measures: Sequence[str] = ("nDCG@10", "RR", "R@10"), depth: int = 5,
-                      snippet_chars: int = 120, rel_level: int = 1, max_relevant_shown: int = 5,
-                      max_bytes: int = 300_000) -> dict:
-    """Validated, size-checked data of the per-query viewer (top `depth` of exactly three runs per query)."""
-    if not isinstance(runs, Mapping) or len(runs) != 3:
-        got = list(runs) if isinstance(runs, Mapping) else type(runs).__name__
-        raise ValueError(f"query_viewer needs exactly three runs {{name: run}}, got {len(got) if isinstance(runs, Mapping) else 0}: {got}")
-    if not queries:
-        raise ValueError("query_viewer needs at least one query in `queries`")
-    depth = _check_int("depth", depth, 1, 20)
-    snippet_chars = _check_int("snippet_chars", snippet_chars, 0, 2000)
-    filters = {} if filters is None else dict(filters)
+def _viewer_qids(queries, qrels, filters: dict, qids) -> list[str]:
+    """The queries the viewer embeds: `qids` (or every query) plus every filter's members, judged ones only."""
     for label, members in filters.items():
         if isinstance(members, str):
             raise ValueError(f"filter {label!r}: give a list of query ids, not the string {members!r}")
         unknown = [q for q in members if q not in queries]
         if unknown:
             raise ValueError(f"filter {label!r}: query ids not in `queries`: {unknown[:10]}")
+    in_filters = [q for m in filters.values() for q in m]
     if qids is None:
-        qids = list(queries) if not filters else list(dict.fromkeys(q for m in filters.values() for q in m))
+        qids = list(queries) if not filters else list(dict.fromkeys(in_filters))
     else:
         unknown = [q for q in qids if q not in queries]
         if unknown:
             raise ValueError(f"qids not in `queries`: {unknown[:10]}")
-        qids = list(dict.fromkeys(list(qids) + [q for m in filters.values() for q in m]))
+        qids = list(dict.fromkeys(list(qids) + in_filters))
     if not qids:
         raise ValueError("query_viewer: no query to show (the filters are empty and no qids were given)")
     unjudged = [q for q in qids if q not in qrels]
     if unjudged:
         raise ValueError(f"queries without judgments in `qrels`: {unjudged[:10]}")
+    return qids
 
+
+def _viewer_scores(runs, qrels, qids, scores, measures) -> tuple[list[str], dict]:
+    """(measure names, {run: DataFrame}): the given per-query scores, checked, or computed with `evaluate`."""
     names = [str(name) for name in runs]
     if scores is None:
         measures = [metrics.parse_measure(m).name for m in measures]
         sub = {q: qrels[q] for q in qids}
-        scores = {str(name): metrics.evaluate(sub, {q: run[q] for q in qids if run.get(q)}, measures, missing="zero")
-                  for name, run in runs.items()}
-    else:
-        if set(map(str, scores)) != set(names):
-            raise ValueError(f"scores must have one DataFrame per run {names}, got {list(scores)}")
-        scores = {str(k): v for k, v in scores.items()}
-        measures = list(next(iter(scores.values())).columns)
-        for name, df in scores.items():
-            if list(df.columns) != measures:
-                raise ValueError(f"scores[{name!r}] has columns {list(df.columns)}, expected {measures}")
-            absent = [q for q in qids if q not in df.index]
-            if absent:
-                raise ValueError(f"scores[{name!r}] has no row for queries {absent[:10]}")
+        return measures, {str(name): metrics.evaluate(sub, {q: run[q] for q in qids if run.get(q)}, measures,
+                                                      missing="zero") for name, run in runs.items()}
+    if set(map(str, scores)) != set(names):
+        raise ValueError(f"scores must have one DataFrame per run {names}, got {list(scores)}")
+    scores = {str(k): v for k, v in scores.items()}
+    measures = list(next(iter(scores.values())).columns)
+    for name, df in scores.items():
+        if list(df.columns) != measures:
+            raise ValueError(f"scores[{name!r}] has columns {list(df.columns)}, expected {measures}")
+        absent = [q for q in qids if q not in df.index]
+        if absent:
+            raise ValueError(f"scores[{name!r}] has no row for queries {absent[:10]}")
+    return measures, scores
 
-    docs, top, score_rows, relevant = {}, {}, {}, {}
 
-    def add_doc(docid: str, where: str):
-        if docid not in corpus:
-            raise ValueError(f"{where}: document {docid!r} is not in the corpus")
-        if docid not in docs:
-            entry = corpus[docid]
-            title = str(entry.get("title") or "").strip() or docid
-            text = " ".join(str(entry.get("text") or "").split())
-            snippet = text if len(text) <= snippet_chars else text[:snippet_chars].rstrip() + "\u2026"
-            docs[docid] = [title, snippet]
-
+def _viewer_answers(answers, qids) -> dict[str, list[str]]:
+    """{qid: answer texts} for the shown queries that have answers (the collection's `meta["answers"]`)."""
+    if answers is None:
+        return {}
+    if not isinstance(answers, Mapping):
+        raise ValueError(f"answers must be a dict {{qid: [answer texts]}}, not {type(answers).__name__}")
+    picked = {}
     for q in qids:
-        lists = []
-        for name in runs:
-            ranked = trec_order(runs[name].get(q, {}), depth)
-            for d in ranked:
-                add_doc(d, f"run {name!r}, query {q!r}")
-            lists.append([[d, (int(qrels[q][d]) if d in qrels[q] else None)] for d in ranked])
-        top[q] = lists
-        score_rows[q] = [[None if pd.isna(v) else quantise(v) for v in scores[name].loc[q, measures]]
-                         for name in names]
-        rel = sorted(((d, int(g)) for d, g in qrels[q].items() if g >= rel_level), key=lambda p: (-p[1], p[0]))
-        for d, _ in rel[:max_relevant_shown]:
-            add_doc(d, f"qrels, query {q!r}")
-        relevant[q] = [list(p) for p in rel]
+        texts = answers.get(q)
+        if texts is None:
+            continue
+        if isinstance(texts, str) or not all(isinstance(t, str) for t in texts):
+            raise ValueError(f"answers[{q!r}] must be a list of strings, got {texts!r}")
+        texts = [t for t in texts if t.split()]
+        if texts:
+            picked[q] = list(dict.fromkeys(texts))
+    return picked
 
-    data = {"scale": SCALE, "runs": names, "measures": list(measures), "order": qids,
-            "queries": {q: str(queries[q]) for q in qids},
-            "filters": [[str(label), [q for q in members]] for label, members in filters.items()],
-            "top": top, "scores": score_rows, "relevant": relevant, "docs": docs, "relLevel": rel_level,
-            "marks": VIEWER_MARKS, "relevantText": VIEWER_RELEVANT, "maxRelevantShown": max_relevant_shown,
-            "start": qids[0]}
+
+def _answer_pattern(texts: Sequence[str]):
+    """A regex finding any of the answer texts (case-insensitive, any whitespace run for a space), or None."""
+    parts = sorted({r"\s+".join(map(re.escape, t.split())) for t in texts}, key=len, reverse=True)
+    return re.compile("|".join(parts), re.IGNORECASE) if parts else None
+
+
+def _passage(entry: Mapping, pattern, chars: int) -> tuple[str, list[list[int]]]:
+    """(snippet, answer spans in it) of a document: its first `chars` characters, or a window on the answer."""
+    text = " ".join(unicodedata.normalize("NFC", str(entry.get("text") or "")).split())
+    found = pattern.search(text) if pattern is not None else None
+    begin = 0
+    if found is not None and found.end() > chars:
+        begin = max(0, min(found.start() - chars // 3, len(text) - chars))
+    end = min(len(text), begin + chars)
+    lead = "\u2026" if begin > 0 else ""
+    snippet = lead + text[begin:end] + ("\u2026" if end < len(text) else "")
+    spans = [] if pattern is None else [
+        [m.start() - begin + len(lead), m.end() - begin + len(lead)]
+        for m in pattern.finditer(text) if m.start() >= begin and m.end() <= end]
+    return snippet, spans
+
+
+def _viewer_query(q: str, runs, qrels, corpus, answers, judge, opts: dict, titles: dict) -> dict:
+    """What the viewer shows for one query: each run's top documents, the judged relevant ones, passages."""
+    pattern = _answer_pattern(answers.get(q, ()))
+
+    def passage(d: str, where: str, chars: int) -> list:
+        if d not in corpus:
+            raise ValueError(f"{where}: document {d!r} is not in the corpus")
+        titles.setdefault(d, str(corpus[d].get("title") or "").strip() or d)
+        snippet, spans = _passage(corpus[d], pattern, chars)
+        return [snippet, spans, None if q not in answers else judge.judge(q, d) > 0]
+
+    orders = {name: trec_order(run.get(q, {})) for name, run in runs.items()}
+    top, passages = [], {}
+    for name, order in orders.items():
+        ranked = order[:opts["depth"]]
+        for d in ranked:
+            if d not in passages:
+                passages[d] = passage(d, f"run {name!r}, query {q!r}", opts["snippet_chars"])
+        top.append([[d, (int(qrels[q][d]) if d in qrels[q] else None)] for d in ranked])
+    relevant = sorted(((d, int(g)) for d, g in qrels[q].items() if g >= opts["rel_level"]),
+                      key=lambda p: (-p[1], p[0]))
+    gold = []
+    for d, g in relevant[:opts["max_relevant_shown"]]:
+        ranks = [order.index(d) + 1 if d in order else None for order in orders.values()]
+        gold.append([d, g, *passage(d, f"qrels, query {q!r}", opts["gold_chars"]), ranks])
+    return {"top": top, "passages": passages, "relevant": [list(p) for p in relevant], "gold": gold}
+
+
+def query_viewer_data(queries: Mapping[str, str], runs: Mapping[str, Mapping], qrels: Mapping,
+                      corpus: Mapping[str, Mapping[str, str]], scores: Mapping[str, pd.DataFrame] | None = None,
+                      filters: Mapping[str, Sequence[str]] | None = None, *, qids: Sequence[str] | None = None,
+                      measures: Sequence[str] = ("nDCG@10", "RR", "R@10"), depth: int = 5,
+                      snippet_chars: int = 120, gold_chars: int = 360, rel_level: int = 1,
+                      max_relevant_shown: int = 5, answers: Mapping[str, Sequence[str]] | None = None,
+                      start: str | None = None, max_bytes: int = 300_000) -> dict:
+    """Validated, size-checked data of the per-query viewer (top `depth` of exactly three runs per query).
+
+    `answers` ({qid: [answer texts]}, e.g. KorQuAD's ``meta["answers"]``) highlights the answers and marks
+    the documents that hold one; `start` is the query shown first (default: the first one), and when it
+    is given the filter menu opens on the first group holding it."""
+    if not isinstance(runs, Mapping) or len(runs) != 3:
+        got = list(runs) if isinstance(runs, Mapping) else type(runs).__name__
+        raise ValueError(f"query_viewer needs exactly three runs {{name: run}}, got {len(got) if isinstance(runs, Mapping) else 0}: {got}")
+    if not queries:
+        raise ValueError("query_viewer needs at least one query in `queries`")
+    opts = {"depth": _check_int("depth", depth, 1, 20), "rel_level": rel_level,
+            "snippet_chars": _check_int("snippet_chars", snippet_chars, 0, 2000),
+            "gold_chars": _check_int("gold_chars", gold_chars, 0, 4000),
+            "max_relevant_shown": _check_int("max_relevant_shown", max_relevant_shown, 0, 50)}
+    filters = {} if filters is None else dict(filters)
+    qids = _viewer_qids(queries, qrels, filters, qids)
+    filters = {str(label): list(members) for label, members in filters.items()}
+    chosen, start = start is not None, qids[0] if start is None else start
+    if start not in qids:
+        raise ValueError(f"start query {start!r} is not among the viewer's queries (give it in `qids` or a filter)")
+    answers = _viewer_answers(answers, qids)
+    judge = judges.AnswerJudge(answers, corpus) if answers else None
+    measures, scores = _viewer_scores(runs, qrels, qids, scores, measures)
+    titles, per_query = {}, {q: None for q in qids}
+    for q in qids:
+        per_query[q] = _viewer_query(q, runs, qrels, corpus, answers, judge, opts, titles)
+    graded = any(g > 1 for q in qids for g in qrels[q].values())
+    data = {"scale": SCALE, "runs": [str(name) for name in runs], "measures": list(measures), "order": qids,
+            "queries": {q: str(queries[q]) for q in qids}, "filters": [[label, m] for label, m in filters.items()],
+            "scores": {q: [[None if pd.isna(v) else quantise(v) for v in scores[name].loc[q, measures]]
+                           for name in map(str, runs)] for q in qids},
+            **{key: {q: per_query[q][key] for q in qids} for key in ("top", "passages", "relevant", "gold")},
+            "titles": titles, "answers": answers, "relLevel": rel_level, "graded": graded,
+            "text": VIEWER_TEXT, "start": start,
+            "startFilter": next((i for i, (_, m) in enumerate(filters.items()) if chosen and start in m), -1)}
     size = len(_json_for_script(data).encode("utf-8"))
     if size > max_bytes:
         raise ValueError(f"query_viewer data is {size:,} bytes (limit {max_bytes:,}): pass fewer `qids`, "
-                         "narrower filters or a smaller snippet_chars")
+                         "narrower filters or a smaller snippet_chars / gold_chars")
     return data
 
 
-def _viewer_query_html(data: dict, qid: str) -> tuple[str, str]:
-    """(relevant-documents line, the three columns) for one query (shared by HTML and ipywidgets views)."""
-    rel = data["relevant"][qid]
-    shown = "; ".join(f"{data['docs'][d][0]} ({d})" for d, _ in rel[:data["maxRelevantShown"]])
-    line = VIEWER_RELEVANT.format(n=len(rel)) + (f": {shown}" if rel else "") + ("; \u2026" if len(rel) > data["maxRelevantShown"] else "")
-    cols = []
-    for j, name in enumerate(data["runs"]):
-        rows = "".join(f'<tr><th scope="row">{_esc(m)}</th><td class="sg-value" data-measure="{_esc(m)}">'
-                       f"{_fmt(data['scores'][qid][j][mi])}</td></tr>" for mi, m in enumerate(data["measures"]))
-        items = []
-        for d, g in data["top"][qid][j]:
-            if g is None:
-                mark = f'<span class="sg-mark sg-mark-unj">{VIEWER_MARKS["unjudged"]}</span>'
-            elif g >= data["relLevel"]:
-                mark = f'<span class="sg-mark sg-mark-rel">{VIEWER_MARKS["relevant"].format(g=g)}</span>'
-            else:
-                mark = f'<span class="sg-mark sg-mark-non">{VIEWER_MARKS["nonrelevant"]}</span>'
-            title, snippet = data["docs"][d]
-            items.append(f'<li data-docid="{_esc(d)}" data-grade="{"" if g is None else g}">{mark}'
-                         f'<span class="sg-doc-title">{_esc(title)}</span> <span class="sg-docid">({_esc(d)})</span>'
-                         f'<span class="sg-snippet">{_esc(snippet)}</span></li>')
-        cols.append(
-            f'<section class="sg-col" aria-label="{_esc(name)}" data-run="{_esc(name)}">'
+def viewer_mark(data: dict, grade: int | None) -> str:
+    """The judgment label of a document: 정답 (with its grade on a graded scale), 오답 or 판정되지 않음."""
+    t = data["text"]
+    if grade is None:
+        return t["unjudged"]
+    if grade >= data["relLevel"]:
+        return t["graded"].replace("{g}", str(grade)) if data["graded"] else t["relevant"]
+    return t["nonrelevant"]
+
+
+def _mark_html(data: dict, grade: int | None) -> str:
+    """The judgment badge of a document."""
+    kind = "unj" if grade is None else "rel" if grade >= data["relLevel"] else "non"
+    return f'<span class="sg-mark sg-mark-{kind}">{_esc(viewer_mark(data, grade))}</span>'
+
+
+def _highlight_html(text: str, spans) -> str:
+    """Escaped text with the answer spans wrapped in <mark class="sg-hl">."""
+    out, at = [], 0
+    for a, b in spans:
+        out.append(f'{_esc(text[at:a])}<mark class="sg-hl">{_esc(text[a:b])}</mark>')
+        at = b
+    return "".join(out) + _esc(text[at:])
+
+
+def _doc_html(data: dict, d: str, grade, snippet: str, spans, has_answer) -> str:
+    """One document of a list: judgment, title, id, answer badge and snippet."""
+    badge = f'<span class="sg-mark sg-mark-ans">{_esc(data["text"]["answer"])}</span>' if has_answer else ""
+    return (f'{_mark_html(data, grade)}<span class="sg-doc-title">{_esc(data["titles"][d])}</span> '
+            f'<span class="sg-docid">({_esc(d)})</span>{badge}'
+            f'<span class="sg-snippet">{_highlight_html(snippet, spans)}</span>')
+
+
+def _gold_html(data: dict, qid: str) -> str:
+    """The section with the query's judged relevant documents and where each run ranked them."""
+    t, rel, gold = data["text"], data["relevant"][qid], data["gold"][qid]
+    items = []
+    for d, g, snippet, spans, has_answer, ranks in gold:
+        where = ", ".join(f"{_esc(name)} {t['rank'].replace('{r}', str(r)) if r else t['absent']}"
+                          for name, r in zip(data["runs"], ranks))
+        items.append(f'<li data-docid="{_esc(d)}" data-grade="{g}">{_doc_html(data, d, g, snippet, spans, has_answer)}'
+                     f'<span class="sg-ranks">{_esc(t["ranks"])} {where}</span></li>')
+    more = len(rel) - len(gold)
+    return (f'<section class="sg-gold" aria-label="{_esc(t["gold"].replace("{n}", str(len(rel))))}">'
+            f'<p class="sg-relevant">{_esc(t["gold"].replace("{n}", str(len(rel))))}</p>'
+            f'<ol class="sg-gold-docs">{"".join(items)}</ol>'
+            f'<p class="sg-note sg-more"{"" if more > 0 else " hidden"}>{_esc(t["more"].replace("{n}", str(max(more, 0))))}</p>'
+            "</section>")
+
+
+def _column_html(data: dict, qid: str, j: int) -> str:
+    """One run's column: per-query scores and its top documents."""
+    name = data["runs"][j]
+    rows = "".join(f'<tr><th scope="row">{_esc(m)}</th><td class="sg-value" data-measure="{_esc(m)}">'
+                   f"{_fmt(data['scores'][qid][j][mi])}</td></tr>" for mi, m in enumerate(data["measures"]))
+    items = "".join(f'<li data-docid="{_esc(d)}" data-grade="{"" if g is None else g}">'
+                    f'{_doc_html(data, d, g, *data["passages"][qid][d])}</li>' for d, g in data["top"][qid][j])
+    caption = data["text"]["scores"].replace("{name}", name)
+    return (f'<section class="sg-col" aria-label="{_esc(name)}" data-run="{_esc(name)}">'
             f'<p class="sg-col-title">{_esc(name)}</p>'
-            f'<table class="sg-scores"><caption class="sg-sr-only">{_esc(name)} 질문별 점수</caption><tbody>{rows}</tbody></table>'
-            f'<p class="sg-note sg-empty"{" hidden" if items else ""}>이 질문에 대한 결과가 없습니다.</p>'
-            f'<ol class="sg-top">{"".join(items)}</ol></section>')
-    return _esc(line), "".join(cols)
+            f'<table class="sg-scores"><caption class="sg-sr-only">{_esc(caption)}</caption><tbody>{rows}</tbody></table>'
+            f'<p class="sg-note sg-empty"{" hidden" if items else ""}>{_esc(data["text"]["empty"])}</p>'
+            f'<ol class="sg-top">{items}</ol></section>')
+
+
+def viewer_query_html(data: dict, qid: str) -> str:
+    """Everything the viewer shows for one query (the HTML page's script builds the same markup)."""
+    answers = data["answers"].get(qid, [])
+    shown = ", ".join(f'<mark class="sg-hl">{_esc(a)}</mark>' for a in answers)
+    return (f'<p class="sg-query-text">{_esc(data["queries"][qid])}</p>'
+            f'<p class="sg-answers"{"" if answers else " hidden"}>{_esc(data["text"]["answers"])} {shown}</p>'
+            f"{_gold_html(data, qid)}"
+            f'<div class="sg-columns">{"".join(_column_html(data, qid, j) for j in range(len(data["runs"])))}</div>')
+
+
+def _viewer_groups(data: dict) -> list[tuple[str, list[str]]]:
+    """(label, qids) of the filter menu: every query first, then the named groups."""
+    return [(f"모든 질문 ({len(data['order'])}개)", data["order"])] + [
+        (f"{label} ({len(members)}개)", members) for label, members in data["filters"]]
 
 
 def query_viewer(queries: Mapping[str, str], runs: Mapping[str, Mapping], qrels: Mapping,
                  corpus: Mapping[str, Mapping[str, str]], scores: Mapping[str, pd.DataFrame] | None = None,
                  filters: Mapping[str, Sequence[str]] | None = None, *, mode: str = "auto", **options):
-    """Chapter 5's per-query viewer: pick a query (through named filters), see three runs' top documents."""
+    """Chapter 5's per-query viewer: pick a query (through named filters), see the judged relevant
+    documents beside three runs' top documents, answer strings highlighted where `answers` gives them."""
     data = query_viewer_data(queries, runs, qrels, corpus, scores, filters, **options)
     if resolve_mode(mode) == "ipywidgets":
         return _viewer_ipywidgets(data)
     uid = _new_id("viewer", json.dumps([data["runs"], data["order"][:50], data["measures"]], ensure_ascii=False))
-    start = data["start"]
-    filter_options = f'<option value="-1">모든 질문 ({len(data["order"])}개)</option>' + "".join(
-        f'<option value="{i}"{" disabled" if not members else ""}>{_esc(label)} ({len(members)}개)</option>'
-        for i, (label, members) in enumerate(data["filters"]))
+    groups, start, group = _viewer_groups(data), data["start"], data["startFilter"]
+    filter_options = "".join(
+        f'<option value="{i - 1}"{" disabled" if not members else ""}{" selected" if i - 1 == group else ""}>'
+        f"{_esc(label)}</option>" for i, (label, members) in enumerate(groups))
     query_options = "".join(f'<option value="{_esc(q)}"{" selected" if q == start else ""}>{_esc(q)}. {_esc(data["queries"][q])}</option>'
-                            for q in data["order"])
-    line, cols = _viewer_query_html(data, start)
+                            for q in groups[group + 1][1])
+    depth = max((len(t) for ts in data["top"].values() for t in ts), default=0)
+    marked = "답 문자열은 노란 바탕으로 표시했다. " if data["answers"] else ""
     body = (
         f'<p class="sg-title">질문 하나씩 들여다보기</p>'
-        f'<p class="sg-help">질문 묶음과 질문을 고르면 세 검색기의 상위 {max(len(t) for ts in data["top"].values() for t in ts) if data["top"] else 0}개 '
-        f"문서와 관련도 판정, 질문별 점수가 나란히 나옵니다.</p>"
+        f'<p class="sg-help">질문 묶음과 질문을 고르면 정답표의 정답 문서와 세 검색기의 상위 {depth}개 문서가 '
+        f"판정, 질문별 점수와 함께 나란히 나온다. {marked}</p>"
         f'<div class="sg-controls">'
         f'<div class="sg-control"><label for="{uid}-filter">질문 묶음</label>'
         f'<select class="sg-filter" id="{uid}-filter">{filter_options}</select></div>'
         f'<div class="sg-control"><label for="{uid}-query">질문</label>'
         f'<select class="sg-query" id="{uid}-query">{query_options}</select></div></div>'
-        f'<p class="sg-query-text">{_esc(data["queries"][start])}</p>'
-        f'<p class="sg-relevant">{line}</p>'
-        f'<div class="sg-columns">{cols}</div>'
+        f'<div class="sg-view">{viewer_query_html(data, start)}</div>'
+        f"{_print_note()}"
         f'<p class="sg-live sg-sr-only" role="status" aria-live="polite" aria-atomic="true"></p>'
     )
     return _display_html(_page(uid, body, data, "viewer.js", "searchgradeQueryViewer", "query-viewer", "sg-viewer"))
 
 
 def _viewer_ipywidgets(data: dict):
-    """The per-query viewer as ipywidgets: two dropdowns and the same columns rendered in Python."""
+    """The per-query viewer as ipywidgets: two dropdowns and the same markup rendered in Python."""
     import ipywidgets as w
 
-    all_label = f"모든 질문 ({len(data['order'])}개)"
-    groups = {all_label: data["order"], **{f"{label} ({len(m)}개)": m for label, m in data["filters"]}}
-    filter_box = w.Dropdown(options=list(groups), value=all_label, description="질문 묶음")
+    groups = dict(_viewer_groups(data))
+    labels = list(groups)
+    filter_box = w.Dropdown(options=labels, value=labels[data["startFilter"] + 1], description="질문 묶음")
     query_box = w.Dropdown(description="질문")
     out = w.HTML()
 
@@ -728,13 +871,9 @@ def _viewer_ipywidgets(data: dict):
 
     def refresh(_=None):
         q = query_box.value
-        if q is None:
-            out.value = "<p>이 묶음에 질문이 없습니다.</p>"
-            return
-        line, cols = _viewer_query_html(data, q)
-        out.value = (f"<style>{_asset('widgets.css')}</style><div class=\"sg-widget sg-viewer\">"
-                     f"<p class=\"sg-query-text\">{_esc(data['queries'][q])}</p><p class=\"sg-relevant\">{line}</p>"
-                     f"<div class=\"sg-columns\">{cols}</div></div>")
+        view = f"<p>{_esc(data['text']['noQuery'])}</p>" if q is None else viewer_query_html(data, q)
+        out.value = (f"<style>{_asset('widgets.css')}</style><div class=\"sg-widget sg-viewer\" data-qid=\"{_esc(q or '')}\">"
+                     f"<div class=\"sg-view\">{view}</div></div>")
 
     query_box.observe(refresh, names="value")
     filter_box.observe(fill, names="value")

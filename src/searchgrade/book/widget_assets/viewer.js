@@ -1,26 +1,83 @@
-/* searchgrade per-query viewer: shows, for the chosen query, the top documents of three runs
-   with their judgments and per-query scores, all embedded by searchgrade.book.widgets. */
+/* searchgrade per-query viewer: shows, for the chosen query, the judged relevant documents and the top
+   documents of three runs with their judgments and per-query scores, all embedded by
+   searchgrade.book.widgets. The markup built here is the markup viewer_query_html builds in Python. */
 function searchgradeQueryViewer(root, data) {
   "use strict";
-  var S = data.scale;
+  var S = data.scale, T = data.text;
   var filter = root.querySelector("select.sg-filter");
   var query = root.querySelector("select.sg-query");
-  var qtext = root.querySelector(".sg-query-text");
-  var relevant = root.querySelector(".sg-relevant");
-  var cols = Array.prototype.slice.call(root.querySelectorAll("section.sg-col"));
+  var view = root.querySelector(".sg-view");
   var live = root.querySelector(".sg-live");
 
-  function el(tag, cls, text) {
-    var e = document.createElement(tag);
-    if (cls) { e.className = cls; }
-    if (text !== undefined && text !== null) { e.textContent = text; }
-    return e;
+  function esc(text) {
+    return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
+      .replace(/"/g, "&quot;").replace(/'/g, "&#x27;");
   }
+  function fill(template, key, value) { return template.split("{" + key + "}").join(String(value)); }
   function fmt(q) { return q === null ? "\u2014" : (q / S).toFixed(4); }
+  function markText(grade) {
+    if (grade === null) { return T.unjudged; }
+    if (grade >= data.relLevel) { return data.graded ? fill(T.graded, "g", grade) : T.relevant; }
+    return T.nonrelevant;
+  }
   function mark(grade) {
-    if (grade === null) { return el("span", "sg-mark sg-mark-unj", data.marks.unjudged); }
-    if (grade >= data.relLevel) { return el("span", "sg-mark sg-mark-rel", data.marks.relevant.replace("{g}", grade)); }
-    return el("span", "sg-mark sg-mark-non", data.marks.nonrelevant);
+    var kind = grade === null ? "unj" : grade >= data.relLevel ? "rel" : "non";
+    return '<span class="sg-mark sg-mark-' + kind + '">' + esc(markText(grade)) + "</span>";
+  }
+  function highlight(text, spans) {
+    var out = "", at = 0;
+    spans.forEach(function (s) {
+      out += esc(text.slice(at, s[0])) + '<mark class="sg-hl">' + esc(text.slice(s[0], s[1])) + "</mark>";
+      at = s[1];
+    });
+    return out + esc(text.slice(at));
+  }
+  function doc(d, grade, snippet, spans, hasAnswer) {
+    var badge = hasAnswer ? '<span class="sg-mark sg-mark-ans">' + esc(T.answer) + "</span>" : "";
+    return mark(grade) + '<span class="sg-doc-title">' + esc(data.titles[d]) + "</span> " +
+      '<span class="sg-docid">(' + esc(d) + ")</span>" + badge +
+      '<span class="sg-snippet">' + highlight(snippet, spans) + "</span>";
+  }
+  function gold(qid) {
+    var rel = data.relevant[qid], shown = data.gold[qid], title = esc(fill(T.gold, "n", rel.length));
+    var items = shown.map(function (g) {
+      var where = g[5].map(function (r, j) {
+        return esc(data.runs[j]) + " " + (r ? fill(T.rank, "r", r) : T.absent);
+      }).join(", ");
+      return '<li data-docid="' + esc(g[0]) + '" data-grade="' + g[1] + '">' + doc(g[0], g[1], g[2], g[3], g[4]) +
+        '<span class="sg-ranks">' + esc(T.ranks) + " " + where + "</span></li>";
+    }).join("");
+    var more = rel.length - shown.length;
+    return '<section class="sg-gold" aria-label="' + title + '"><p class="sg-relevant">' + title + "</p>" +
+      '<ol class="sg-gold-docs">' + items + "</ol>" +
+      '<p class="sg-note sg-more"' + (more > 0 ? "" : " hidden") + ">" + esc(fill(T.more, "n", Math.max(more, 0))) +
+      "</p></section>";
+  }
+  function column(qid, j) {
+    var name = data.runs[j];
+    var rows = data.measures.map(function (m, mi) {
+      return '<tr><th scope="row">' + esc(m) + '</th><td class="sg-value" data-measure="' + esc(m) + '">' +
+        fmt(data.scores[qid][j][mi]) + "</td></tr>";
+    }).join("");
+    var items = data.top[qid][j].map(function (pair) {
+      var p = data.passages[qid][pair[0]];
+      return '<li data-docid="' + esc(pair[0]) + '" data-grade="' + (pair[1] === null ? "" : pair[1]) + '">' +
+        doc(pair[0], pair[1], p[0], p[1], p[2]) + "</li>";
+    }).join("");
+    return '<section class="sg-col" aria-label="' + esc(name) + '" data-run="' + esc(name) + '">' +
+      '<p class="sg-col-title">' + esc(name) + "</p>" +
+      '<table class="sg-scores"><caption class="sg-sr-only">' + esc(fill(T.scores, "name", name)) +
+      "</caption><tbody>" + rows + "</tbody></table>" +
+      '<p class="sg-note sg-empty"' + (items ? " hidden" : "") + ">" + esc(T.empty) + "</p>" +
+      '<ol class="sg-top">' + items + "</ol></section>";
+  }
+  function queryHtml(qid) {
+    var answers = data.answers[qid] || [];
+    var shown = answers.map(function (a) { return '<mark class="sg-hl">' + esc(a) + "</mark>"; }).join(", ");
+    var cols = data.runs.map(function (_, j) { return column(qid, j); }).join("");
+    return '<p class="sg-query-text">' + esc(data.queries[qid]) + "</p>" +
+      '<p class="sg-answers"' + (answers.length ? "" : " hidden") + ">" + esc(T.answers) + " " + shown + "</p>" +
+      gold(qid) + '<div class="sg-columns">' + cols + "</div>";
   }
 
   function fillQueries(keep) {
@@ -28,8 +85,9 @@ function searchgradeQueryViewer(root, data) {
     var qids = f < 0 ? data.order : data.filters[f][1];
     while (query.firstChild) { query.removeChild(query.firstChild); }
     qids.forEach(function (qid) {
-      var o = el("option", null, qid + ". " + data.queries[qid]);
+      var o = document.createElement("option");
       o.value = qid;
+      o.textContent = qid + ". " + data.queries[qid];
       query.appendChild(o);
     });
     if (keep && qids.indexOf(keep) >= 0) { query.value = keep; }
@@ -38,46 +96,20 @@ function searchgradeQueryViewer(root, data) {
   function render(announce) {
     var qid = query.value;
     if (!qid) { return; }
-    qtext.textContent = data.queries[qid];
-    var rel = data.relevant[qid];
-    relevant.textContent = data.relevantText.replace("{n}", rel.length) +
-      (rel.length ? ": " + rel.slice(0, data.maxRelevantShown).map(function (p) {
-        return data.docs[p[0]][0] + " (" + p[0] + ")";
-      }).join("; ") + (rel.length > data.maxRelevantShown ? "; \u2026" : "") : "");
-    var parts = [];
-    cols.forEach(function (col, j) {
-      var tbody = col.querySelector("tbody");
-      while (tbody.firstChild) { tbody.removeChild(tbody.firstChild); }
-      data.measures.forEach(function (m, mi) {
-        var tr = el("tr");
-        var th = el("th", null, m); th.setAttribute("scope", "row");
-        var td = el("td", "sg-value", fmt(data.scores[qid][j][mi]));
-        td.setAttribute("data-measure", m);
-        tr.appendChild(th); tr.appendChild(td); tbody.appendChild(tr);
-        parts.push(data.runs[j] + " " + m + " " + td.textContent);
-      });
-      var ol = col.querySelector("ol.sg-top");
-      while (ol.firstChild) { ol.removeChild(ol.firstChild); }
-      var top = data.top[qid][j];
-      col.querySelector(".sg-empty").hidden = top.length > 0;
-      top.forEach(function (pair) {
-        var li = el("li");
-        li.setAttribute("data-docid", pair[0]);
-        li.setAttribute("data-grade", pair[1] === null ? "" : String(pair[1]));
-        li.appendChild(mark(pair[1]));
-        li.appendChild(el("span", "sg-doc-title", data.docs[pair[0]][0]));
-        li.appendChild(document.createTextNode(" "));
-        li.appendChild(el("span", "sg-docid", "(" + pair[0] + ")"));
-        li.appendChild(el("span", "sg-snippet", data.docs[pair[0]][1]));
-        ol.appendChild(li);
-      });
-    });
+    view.innerHTML = queryHtml(qid);
     root.setAttribute("data-qid", qid);
-    if (announce) { live.textContent = qid + ". " + data.queries[qid] + " \u2014 " + parts.join(", "); }
+    if (announce) {
+      var parts = [];
+      data.runs.forEach(function (name, j) {
+        data.measures.forEach(function (m, mi) { parts.push(name + " " + m + " " + fmt(data.scores[qid][j][mi])); });
+      });
+      live.textContent = qid + ". " + data.queries[qid] + " \u2014 " + parts.join(", ");
+    }
   }
 
   filter.addEventListener("change", function () { fillQueries(query.value); render(true); });
   query.addEventListener("change", function () { render(true); });
+  filter.value = String(data.startFilter);
   fillQueries(data.start);
   root.setAttribute("data-ready", "true");
   render(false);
