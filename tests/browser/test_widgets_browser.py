@@ -135,7 +135,7 @@ def test_rank_slider_follows_the_keyboard(chapter, visit):
     root = v.page.locator(SLIDER)
     assert root.count() == 1 and root.get_attribute("data-ready") == "true"
     measures = root.locator("figure.sg-chart").evaluate_all("fs => fs.map(f => f.getAttribute('data-measure'))")
-    assert measures == ["RR", "AP", "nDCG@10", "R@10", "RBP(p=0.8)", "ERR@20"]
+    assert measures == ["RR", "AP", "nDCG@10", "R@10", "RBP(p=0.8)", "ERR@20", "INST(T=1)"]
     rng = root.locator("input.sg-rank")
     rng.focus()
     v.page.keyboard.press("Home")

@@ -74,7 +74,7 @@ DEFAULT_PRESETS = {
     "모두 정답": tuple(range(1, 11)),
     "모두 오답": (),
 }
-SLIDER_MEASURES = ("RR", "AP", "nDCG@10", "R@10", "RBP(p=0.8)", "ERR@20")
+SLIDER_MEASURES = ("RR", "AP", "nDCG@10", "R@10", "RBP(p=0.8)", "ERR@20", "INST(T=1)")
 
 
 def quantise(value: float) -> int:
