@@ -15,7 +15,9 @@ seeded qrels file and run file, then:
 
 Times are medians of ``--repeats`` runs: wall time and CPU time (user + system of the
 process, which a busy machine inflates less than the wall time).  The load average is
-printed and stored: read the ratios, not the seconds, on a shared machine.
+printed and stored: read the ratios, not the seconds, on a shared machine.  The start-up
+of the command line alone (``python -c "import searchgrade.trec_eval"``) is timed too: the
+part of the command line's time that does not depend on the input.
 
     python benchmarks/bench_trec_eval.py [--repeats 3] [--json benchmarks/results/trec_eval.json]
     python benchmarks/bench_trec_eval.py --shapes 200x50 --repeats 1     # a quick look
@@ -110,14 +112,15 @@ def differences(a: Path, b: Path) -> dict:
 
 
 # ---------------------------------------------------------------------------- in process
-def sg_measures() -> list[str]:
-    """searchgrade's measures behind all_trec's values that pytrec_eval also computes."""
+def sg_measures() -> list:
+    """searchgrade's measures behind all_trec's values that pytrec_eval also computes (from the registry)."""
     import pytrec_eval
 
-    from searchgrade.trec_eval import _plan
+    from searchgrade._names import trec_expand
+    from searchgrade._registry import TREC_SETS, trec_root
 
-    return list(dict.fromkeys(m for req, values in _plan(["all_trec"], 1) if req.root in pytrec_eval.supported_measures
-                              for v in values for m in v.measures))
+    roots = [r for r in TREC_SETS["all_trec"] if trec_root(r) and r in pytrec_eval.supported_measures]
+    return list({m.key: m for r in roots for _, m in trec_expand(r, None, 1)}.values())
 
 
 def worker(lib: str, qrels_path: str, run_path: str) -> dict:
@@ -136,8 +139,8 @@ def worker(lib: str, qrels_path: str, run_path: str) -> dict:
             with open(q) as fq, open(r) as fr:
                 qrels, run = pytrec_eval.parse_qrel(fq), pytrec_eval.parse_run(fr)
             return pytrec_eval.RelevanceEvaluator(qrels, {"all_trec"}).evaluate(run)
-    with tempfile.TemporaryDirectory() as tmp:  # warm-up: imports, first-call costs
-        go(*write_data(Path(tmp), 3, 5))
+    with tempfile.TemporaryDirectory() as tmp:  # warm-up: imports and first-call costs of the same code paths
+        go(*write_data(Path(tmp), 300, 30))  # large enough for searchgrade's bulk reader (and its pyarrow import)
     t0, c0 = time.perf_counter(), time.process_time()
     result = go(qrels_path, run_path)
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
@@ -250,6 +253,11 @@ def main(argv=None) -> int:
         return 2
     load_before = list(os.getloadavg())
     print(f"{os.cpu_count()} CPUs, load average {load_before[0]:.2f}; Python {platform.python_version()}", flush=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        startup = median_times([timed_process([sys.executable, "-c", "import searchgrade.trec_eval"], Path(tmp) / "out")
+                                for _ in range(max(args.repeats, 3))])
+    print(f"start-up (python -c 'import searchgrade.trec_eval'): {startup['wall_s']:.2f} s wall, "
+          f"{startup['cpu_s']:.2f} s CPU", flush=True)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
         binary = oracle.build(Path(tmp))
@@ -272,7 +280,8 @@ def main(argv=None) -> int:
 
         Path(args.json).parent.mkdir(parents=True, exist_ok=True)
         with open(args.json, "w") as fh:
-            json.dump({"shapes": rows, "args": ARGS, "seed": SEED, "repeats": args.repeats,
+            json.dump({"date": time.strftime("%Y-%m-%d"), "shapes": rows, "startup": startup, "args": ARGS,
+                       "seed": SEED, "repeats": args.repeats,
                        "load_average_before": load_before, "load_average_after": load_after,
                        "machine": {"cpus": os.cpu_count(), "platform": platform.platform()},
                        "versions": {"python": platform.python_version(), "numpy": np.__version__,

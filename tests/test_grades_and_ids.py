@@ -133,3 +133,20 @@ def test_gzip_paths_and_stdin_give_the_same_values(tmp_path, trec_dir, trec_qrel
     pd.testing.assert_frame_equal(sg.evaluate(str(gz), str(trec_dir / "results.test"), MEASURES), expected)
     monkeypatch.setattr(sys, "stdin", io.TextIOWrapper(io.BytesIO((trec_dir / "results.test").read_bytes())))
     pd.testing.assert_frame_equal(sg.evaluate(trec_qrels, "-", MEASURES), expected)
+
+
+def test_natural_order_fast_path_equals_natural_key():
+    """QrelsIndex sorts ids of the form text + digits with a cheaper key: the same order as natural_key."""
+    import random
+
+    from searchgrade._qrels import natural_key, natural_sorted
+
+    rng = random.Random(7)
+    prefixes = ["q", "Q", "doc_", "", "a-b", "질의", "q²"]
+    numbers = ["0", "00", "1", "01", "10", "9", "123", "0009", "99999999999999999999", "٣"]
+    for _ in range(3000):
+        ids = list({rng.choice(prefixes) + rng.choice(numbers) for _ in range(rng.randint(1, 12))})
+        if rng.random() < 0.2:
+            ids.append(rng.choice(["q1x", "1a2", "abc", "x"]))  # not text + digits: the general key
+        assert natural_sorted(ids) == sorted(ids, key=natural_key), ids
+    assert natural_sorted([3, 1, 2]) == [1, 2, 3]  # not str: the general key

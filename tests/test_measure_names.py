@@ -75,14 +75,15 @@ def test_a_parameter_ir_measures_has_but_searchgrade_does_not_is_refused():
     ("rbp", "RBP(p=0.9)"),  # trec_eval's p = 0.9 is not the family default (0.8): shown
     ("RBP", "RBP"),
     ("rbp_p=0.8", "rbp_p=0.8"),
-    ("rbp_resid", "RBP_resid(p=0.9)"),
+    ("rbp_resid", "RBP_resid(p=0.9,tail=unjudged)"),  # trec_eval's value: 0 without an unjudged document
+    ("ndcg_1=4", "nDCG(gains={1:4},ideal=trec)"),  # trec_eval's ideal ranking, shown
     ("P_10", "P_10"),
     ("set_F", "set_F"),
     ("nDCG(dcg='exp-log2')@10", "nDCG(dcg='exp-log2')@10"),
     (ir_measures.nDCG @ 10, "nDCG@10"),
     (ir_measures.P(rel=2) @ 5, "P(rel=2)@5"),
     (ir_measures.ERR @ 10, "ERR(max_grade=4)@10"),  # gdeval's fixed grade scale, shown
-    (ir_measures.SetF(beta=2.0), "SetF(beta=1.4142135623730951)"),  # trec_eval's set_F.2 is beta = sqrt(2)
+    (ir_measures.SetF(beta=2.0), "SetF(beta2=2)"),  # ir_measures runs trec_eval's set_F.2: beta^2 = 2
     (ir_measures.NumRelRet, "NumRet(rel=1)"),
 ])
 def test_printed_name_shows_every_parameter_that_differs_from_the_default(requested, printed):
@@ -207,8 +208,8 @@ def test_ir_measures_aggregates_equal_searchgrade_means(tie_free):
 
 def test_strings_keep_searchgrade_readings_where_documented(tie_free):
     qrels, run, theirs = tie_free
-    ours = sg.evaluate(qrels, run, ["ERR@10", "ERR(max_grade=4)@10", "SetF(beta=2.0)", "SetF(beta=1.4142135623730951)"])
+    ours = sg.evaluate(qrels, run, ["ERR@10", "ERR(max_grade=4)@10", "SetF(beta=2.0)", "SetF(beta2=2)"])
     for q in run:  # every query's largest grade is 4, so the two ERR readings agree here
         assert ours.loc[q, "ERR@10"] == pytest.approx(theirs[(q, "ERR@10")], abs=5e-6)
-        assert ours.loc[q, "SetF(beta=1.4142135623730951)"] == pytest.approx(theirs[(q, "SetF(beta=2.0)")], abs=1e-9)
-    assert (ours["SetF(beta=2.0)"] != ours["SetF(beta=1.4142135623730951)"]).any()
+        assert ours.loc[q, "SetF(beta2=2)"] == pytest.approx(theirs[(q, "SetF(beta=2.0)")], abs=1e-9)
+    assert (ours["SetF(beta=2.0)"] != ours["SetF(beta2=2)"]).any()

@@ -405,7 +405,7 @@ def test_expected_ties_refuse_measures_without_closed_form(name):
 
 def test_known_measures_covers_both_styles():
     known = sg.known_measures()
-    assert "nDCG(gain,discount,b,gains)[@k]" in known and "ndcg_cut_k" in known and "map" in known
+    assert "nDCG(gain,discount,b,gains,ideal)[@k]" in known and "ndcg_cut_k" in known and "map" in known
 
 
 def test_package_exports_the_public_api():
@@ -455,3 +455,89 @@ def test_a_measure_own_judged_only_ranks_the_run_a_second_time():
     rows, ctx = ev.rank(run)
     with pytest.raises(ValueError, match=r"need a ranking with judged_only=True; use evaluate\(run\)"):
         ev.evaluate_ranked(rows, ctx)
+
+
+# ------------------------------------------------------ trec_eval's parameters as measure parameters
+def test_rbp_graded_and_binary_are_two_measures():
+    """RBP(p=0.8) (graded: grade / largest grade) and RBP(p=0.8,rel=1) (binary) never share a key."""
+    qrels, run = {"q": {"a": 2, "b": 1}}, {"q": {"b": 2.0, "a": 1.0}}
+    df = sg.evaluate(qrels, run, ["RBP(p=0.8)", "RBP(p=0.8,rel=1)", "rbp_p=0.8,1=2"])
+    p = 0.8
+    assert df.loc["q", "RBP(p=0.8)"] == pytest.approx((1 - p) * (0.5 + 1.0 * p))
+    assert df.loc["q", "RBP(p=0.8,rel=1)"] == pytest.approx((1 - p) * (1 + p))
+    assert df.loc["q", "rbp_p=0.8,1=2"] == pytest.approx((1 - p) * (1.0 + 1.0 * p))  # gains 2, 2: over 2
+    keys = {parse_measure(n).key for n in ["RBP(p=0.8)", "RBP(p=0.8,rel=1)", "RBP(p=0.8,rel=2)",
+                                          "RBP(p=0.8,max_grade=4)", "RBP(p=0.8,gains={1:2})"]}
+    assert len(keys) == 5
+    with pytest.raises(ValueError, match="requested twice"):
+        sg.evaluate(qrels, run, ["RBP(p=0.8)", "rbp_p=0.8"])
+    with pytest.raises(ValueError, match="cannot be combined"):
+        parse_measure("RBP(rel=1,gains={1:2})")
+
+
+def test_rbp_gains_are_rescaled_as_trec_eval_does():
+    """m_rbp.c: gains outside [0, 1] are mapped by (g - min) / (max - min), min and max taken with 0 over
+    the listed gains and grades 0 .. the query's largest; documents without a judgment gain 0."""
+    judged = {"a": 0, "b": 1, "c": 2}
+    ranking = ["x", "a", "b", "c"]
+    p = 0.5
+    value = sg.score_ranking(ranking, judged, ["RBP(p=0.5,gains={1:-1,2:3})"])["RBP(p=0.5,gains={1:-1,2:3})"]
+    lo, hi = -1.0, 3.0  # table: 0 (grade 0), -1, 3
+    gains = [0.0, (0 - lo) / (hi - lo), (-1 - lo) / (hi - lo), (3 - lo) / (hi - lo)]  # x unjudged: 0
+    assert value == pytest.approx((1 - p) * sum(g * p**i for i, g in enumerate(gains)))
+    inside = sg.score_ranking(ranking, judged, ["RBP(p=0.5,gains={2:0.5})"])["RBP(p=0.5,gains={2:0.5})"]
+    assert inside == pytest.approx((1 - p) * (1.0 * p**2 + 0.5 * p**3))  # all in [0, 1]: kept as they are
+
+
+def test_rbp_resid_tail_unjudged_is_trec_eval_rbp_resid():
+    judged = {"a": 1, "b": 0}
+    all_judged = sg.score_ranking(["a", "b"], judged, ["RBP_resid(p=0.5)", "RBP_resid(p=0.5,tail=unjudged)"])
+    assert all_judged == {"RBP_resid(p=0.5)": 0.25, "RBP_resid(p=0.5,tail=unjudged)": 0.0}
+    assert sg.score_ranking(["a", "b"], judged, ["rbp_resid_p=0.5"]) == {"RBP_resid(p=0.5,tail=unjudged)": 0.0}
+    some = sg.score_ranking(["a", "x"], judged, ["RBP_resid(p=0.5)", "RBP_resid(p=0.5,tail=unjudged)"])
+    assert some["RBP_resid(p=0.5)"] == some["RBP_resid(p=0.5,tail=unjudged)"] == 0.25 + 0.5 * 0.5
+
+
+def test_ndcg_ideal_orders():
+    """ideal=sorted ranks the judged documents by gain; ideal=trec walks as trec_eval (gains closer than 1
+    compare equal and keep their order), which is what the trec_eval name ndcg_1=4.5 means."""
+    judged = {"a": 1, "b": 4, "c": 0, "d": 4}
+    ranking = ["c", "a", "b"]
+    got = sg.score_ranking(ranking, judged, ["nDCG(gains={1:4.5})", "nDCG(gains={1:4.5},ideal=trec)"])
+    dcg = 4.5 / math.log2(3) + 4 / math.log2(4)
+    assert got["nDCG(gains={1:4.5})"] == pytest.approx(dcg / (4.5 + 4 / math.log2(3) + 4 / math.log2(4)))
+    assert got["nDCG(gains={1:4.5},ideal=trec)"] == pytest.approx(
+        dcg / (4 + 4 / math.log2(3) + 4.5 / math.log2(4)))  # grade 4 (gain 4) first: 4.5 - 4 truncates to 0
+    assert sg.score_ranking(ranking, judged, ["ndcg_1=4.5"]) == {"nDCG(gains={1:4.5},ideal=trec)":
+                                                                 got["nDCG(gains={1:4.5},ideal=trec)"]}
+    assert parse_measure("ndcg_1=4.5").name == "nDCG(gains={1:4.5},ideal=trec)"
+    with pytest.raises(ValueError, match="ideal= only applies with gains="):
+        parse_measure("nDCG(ideal=trec)@10")
+    # a gain below 0 counts in the run's DCG and never in the sorted ideal
+    neg = sg.score_ranking(["a", "b"], {"a": 1, "b": 2}, ["nDCG(gains={1:-1})"])["nDCG(gains={1:-1})"]
+    assert neg == pytest.approx((-1 + 2 / math.log2(3)) / 2)
+
+
+def test_eleven_point_levels_are_summed_last_to_first():
+    judged = {"a": 1, "b": 1, "c": 1}
+    ranking = ["a", "x", "b", "y", "z", "c"]
+    got = sg.score_ranking(ranking, judged, ["11pt(levels=[0.25,0.5,0.75])", "IPrec@0.25", "IPrec@0.5", "IPrec@0.75",
+                                             "11pt"])
+    assert got["11pt(levels=[0.25,0.5,0.75])"] == ((got["IPrec@0.75"] + got["IPrec@0.5"]) + got["IPrec@0.25"]) / 3
+    assert parse_measure("11pt_avg_0.25,0.5,0.75").key == parse_measure("11pt(levels=[0.25,0.5,0.75])").key
+    assert parse_measure("11pt(levels=[0,0.1,0.2,0.3,0.4,0.5,0.6,0.7,0.8,0.9,1])").key == parse_measure("11pt").key
+    for bad, why in [("11pt(levels=[0.5,0.2])", "increasing order"), ("11pt(levels=[0.5,2])", r"\[0, 1\]"),
+                     ("11pt(levels=[])", "numbers like"), ("11pt(levels=x)", "not a number")]:
+        with pytest.raises(ValueError, match=why):
+            parse_measure(bad)
+
+
+def test_experimental_trec_measures_take_gains():
+    judged = {"a": 1, "b": 2, "c": 0}
+    plain = sg.score_ranking(["b", "a"], judged, ["G", "nDCG_rel", "RnDCG"])
+    same = sg.score_ranking(["b", "a"], judged, ["G(gains={1:1})", "nDCG_rel(gains={2:2})", "RnDCG(gains={0:0})"])
+    assert list(plain.values()) == list(same.values())  # grades gaining themselves change nothing
+    swapped = sg.score_ranking(["b", "a"], judged, ["G(gains={1:2,2:1})"])["G(gains={1:2,2:1})"]
+    assert swapped < plain["G"]  # the better document now comes second
+    assert parse_measure("G_1=2,2=1").key == parse_measure("G(gains={1:2,2:1})").key
+    assert parse_measure("G_1=2,2=1").key != parse_measure("G_2=1,1=2").key  # the walk depends on the order

@@ -214,3 +214,156 @@ def test_only_negative_grades():
     # a query judged only "pooled but unjudged" (-1): nothing is relevant, nothing is judged
     df = sg.evaluate({"q": {"a": -1}}, {"q": {"a": 1.0, "b": 0.5}}, ["AP", "nDCG@5", "Judged@2", "Bpref", "NumRel"])
     assert df.loc["q"].tolist() == [0.0, 0.0, 0.0, 0.0, 0]
+
+
+# ------------------------------------------- trec_eval's walk over gains, written as its C loops
+def _c_int(x):
+    return int(x) if -2**31 <= math.trunc(x) < 2**31 else -2**31
+
+
+def _msort(items):
+    """glibc's qsort (a merge sort) with trec_eval's comp_rel_gain: the gain difference as an int."""
+    if len(items) <= 1:
+        return list(items)
+    left, right = _msort(items[:len(items) // 2]), _msort(items[len(items) // 2:])
+    out = []
+    while left and right:
+        out.append(left.pop(0) if _c_int(left[0][1] - right[0][1]) <= 0 else right.pop(0))
+    return out + left + right
+
+
+def _trec_walk(qgrades, gains):
+    """trec_eval's setup_gains and walk: the ideal gain after each step (levels sorted, counts per level)."""
+    top = max([g for g in qgrades if g >= 0], default=0)
+    levels = list(gains.items()) + [(g, float(g)) for g in range(top + 1) if g not in gains]
+    levels = [(lv, gain, sum(1 for g in qgrades if g == lv)) for lv, gain in _msort(levels)]
+    cur, at = len(levels) - 1, 0
+    first = levels[cur][1] if cur >= 0 else 0.0
+
+    def step():
+        nonlocal cur, at
+        at += 1
+        while cur >= 0 and at > levels[cur][2]:
+            at, cur = 1, cur - 1
+        return levels[cur][1] if cur >= 0 else 0.0
+    return first, step
+
+
+def _loops(qgrades, grades, gains, R):
+    """(ndcg, G, ndcg_rel, Rndcg) of one query as m_ndcg.c, m_G.c, m_ndcg_rel.c and m_Rndcg.c loop."""
+    gain = [gains.get(g, float(g)) if g is not None else 0.0 for g in grades]  # None: not judged
+    n, log = len(gain), (lambda i: math.log2(i + 2))
+    out = []
+    # ndcg
+    ideal, step = _trec_walk(qgrades, gains)
+    dcg = idcg = 0.0
+    i = 0
+    while i < n or ideal > 0:
+        if i < n and gain[i] != 0:
+            dcg += gain[i] / log(i)
+        if ideal > 0:
+            ideal = step()
+            if ideal > 0:
+                idcg += ideal / log(i)
+        i += 1
+    out.append(dcg / idcg if idcg > 0 else 0.0)
+    # G
+    ideal, step = _trec_walk(qgrades, gains)
+    res = s_ideal = cost = g_ = 0.0
+    i = 0
+    while i < n or ideal > 0:
+        if i < n:
+            res += gain[i]
+            if ideal > 0:
+                ideal = step()
+                s_ideal += ideal if ideal > 0 else 0.0
+                cost += ideal if ideal >= 1 else 1.0
+            else:
+                cost += 1.0
+            if gain[i] != 0:
+                g_ += gain[i] / math.log2(2 + cost - res)
+        else:
+            ideal = step()
+            s_ideal += ideal if ideal > 0 else 0.0
+        i += 1
+    out.append(g_ / s_ideal if s_ideal > 0 else 0.0)
+    # ndcg_rel
+    ideal, step = _trec_walk(qgrades, gains)
+    dcg = idcg = total = 0.0
+    nrel = nrr = i = 0
+    with np.errstate(all="ignore"):
+        while i < n or ideal > 0:
+            if i < n and gain[i] != 0:
+                dcg += gain[i] / log(i)
+            if ideal > 0:
+                ideal = step()
+                if ideal > 0:
+                    nrel += 1
+                    idcg += ideal / log(i)
+            if i < n and gain[i] > 0:
+                total += float(np.float64(dcg) / np.float64(idcg))
+                nrr += 1
+            i += 1
+        total += float(np.float64((nrel - nrr) * dcg) / np.float64(idcg))
+    out.append(total / nrel if total > 0 else 0.0)
+    # Rndcg
+    if R == 0:
+        out.append(0.0)
+        return out
+    ideal, step = _trec_walk(qgrades, gains)
+    old = ideal
+    dcg = idcg = total = 0.0
+    changes = i = 0
+    while i < n and ideal > 0:
+        ideal = step()
+        if old != ideal:
+            if idcg > 0:
+                total, changes = total + dcg / idcg, changes + 1
+            old = ideal
+        if gain[i] != 0:
+            dcg += gain[i] / log(i)
+        if ideal > 0:
+            idcg += ideal / log(i)
+        i += 1
+    if i < n:
+        for j in range(i, n):
+            if gain[j] != 0:
+                dcg += gain[j] / log(j)
+        i = n
+        if idcg > 0:
+            total, changes = total + dcg / idcg, changes + 1
+    while ideal > 0:
+        ideal = step()
+        if old != ideal:
+            if idcg > 0:
+                total, changes = total + dcg / idcg, changes + 1
+            old = ideal
+        if ideal > 0:
+            idcg += ideal / log(i)
+        i += 1
+    out.append(total / changes if changes else 0.0)
+    return out
+
+
+GAIN_MAPS = [{}, {1: 3.0, 2: 9.0, 3: 4.5}, {3: 4.0, 1: 4.5}, {0: 1.0, 2: 0.0}, {1: 0.5, 3: 3.6}, {2: -1.0, 1: 2.5},
+             {5: 2.0}, {1: 2.0, 2: 2.5, 3: 1.5}]
+
+
+@SETTINGS
+@given(data=qrels_and_run(), gains=st.sampled_from(GAIN_MAPS))
+def test_trec_walk_measures_equal_trec_eval_loops(data, gains):
+    """ndcg, G, ndcg_rel and Rndcg with gains per grade, vectorised, equal trec_eval's loops bit for bit."""
+    qrels, run = data
+    text = ",".join(f"{g}={v!r}" for g, v in gains.items())
+    names = [f"ndcg_{text}", f"G_{text}", f"ndcg_rel_{text}", f"Rndcg_{text}"] if gains else \
+        ["ndcg", "G", "ndcg_rel", "Rndcg"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        ours = sg.evaluate(qrels, run, names)
+    for q in ours.index:
+        by_docid = sorted(run[q].items(), reverse=True)  # trec_eval's order: score descending, docid descending
+        ranked = sorted(by_docid, key=lambda kv: -kv[1])
+        grades = [qrels[q][d] if qrels[q].get(d, -1) >= 0 else None for d, _ in ranked]
+        R = sum(1 for g in qrels[q].values() if g >= 1)
+        expected = _loops(list(qrels[q].values()), grades, gains, R)
+        assert list(ours.loc[q]) == expected, (q, names)

@@ -116,6 +116,19 @@ def test_bad_command_lines(trec_dir, capsys):
     assert "-l needs an integer" in capsys.readouterr().err
     assert main(["-m", "P.a,b", qrels, run]) == 2
     assert "measure P.a,b: cut-off 'a' is not a number" in capsys.readouterr().err
+    for args, why in [(["-Z", "z.txt"], "-Z (z-scores) is not supported"), (["-R", "prefs"], "is not supported"),
+                      (["--frob"], "unknown option --frob"), (["--Re"], "ambiguous option --Re"),
+                      (["-x"], "unknown option -x"), (["-M"], "-M needs an integer"), (["-N", "0"], "at least 1"),
+                      (["--nosummary=1"], "takes no value")]:
+        assert main(args + [qrels, run]) == 2, args
+        assert why in capsys.readouterr().err, args
+
+
+def test_version_and_help(capsys):
+    assert main(["-v"]) == 0
+    assert "trec_eval version 10.0-rc3" in capsys.readouterr().err
+    assert main(["-q", "--help"]) == 0  # trec_eval reads every option first
+    assert capsys.readouterr().out.startswith("usage:")
 
 
 def test_bad_input_file_names_file_and_line(trec_dir, tmp_path, capsys):
@@ -181,11 +194,12 @@ REFUSED = {  # trec_eval 10.0 reads these without complaint but misreads or igno
     "P.5x": "cut-off '5x' is not a number", "P.1e3": "cut-off '1e3' is not a number",
     "P.0,5": "cut-offs must be positive", "P.5,5.5": "duplicate cut-offs", "map.5": "map takes no parameters",
     "rbp.q=3": "unknown parameter 'q'", "rbp.0.5": "not of the form name=value",
-    "rbp_resid.2=1": "unknown parameter '2'", "rbp.p=1.5": "p must lie strictly between 0 and 1",
-    "set_F.0.5,3": "one positive value expected", "utility.1,2": "four coefficients expected",
+    "rbp_resid.2=1": "unknown parameter '2'", "rbp.p=1.5": "p=1.5 must lie strictly between 0 and 1",
+    "set_F.0.5,3": "takes 1 value", "set_F.0": "must be positive", "utility.1,2": "takes 4 value",
     "utility.1,-1,0,1": "needs the collection size", "11pt_avg.0.5,0.2": "in increasing order",
-    "relstring.2,3": "one length expected", "iprec_at_recall.1.5": "recall levels must lie in [0, 1]",
-    "ndcg.1=3,2=9": "gains per grade are not supported yet", "ndcg.x=3": "unknown parameter 'x'", "P.": "no parameters",
+    "relstring.2,3": "one length expected", "iprec_at_recall.1.5": "must lie in [0, 1]",
+    "ndcg.x=3": "unknown parameter 'x'", "ndcg.-1=3": "negative grades", "ndcg.1=2,1=3": "given twice",
+    "rbp.p=0.5,p=0.6": "given twice", "G.1=x": "'x' is not a number", "P.": "no parameters",
 }
 
 
@@ -215,18 +229,51 @@ def test_no_common_query_is_an_error(trec_dir, tmp_path, capsys):
     assert "no query has both results" in capsys.readouterr().err
 
 
-def test_reader_warnings_go_to_stderr(trec_dir, monkeypatch, capsys):
-    import warnings
-
-    import searchgrade.trec_eval as cli
-    from searchgrade.io import read_run as real_read_run
-
-    def read_run(path, with_name=False):  # a reader that reports something it skipped
-        warnings.warn("skipped 2 comment lines", UserWarning)
-        return real_read_run(path, with_name=with_name)
-
-    monkeypatch.setattr(cli, "read_run", read_run)
-    assert main(["-m", "map", str(trec_dir / "qrels.test"), str(trec_dir / "results.test")]) == 0
+def test_reader_warnings_go_to_stderr(trec_dir, tmp_path, capsys):
+    run = tmp_path / "commented.run"
+    run.write_text("# made by hand\n" + (trec_dir / "results.test").read_text() + "\n\n")
+    assert main(["-m", "map", str(trec_dir / "qrels.test"), str(run)]) == 0
     captured = capsys.readouterr()
-    assert captured.err == "trec_eval: warning: skipped 2 comment lines\n"
+    assert captured.err.startswith(f"trec_eval: warning: {run}: ") and "comment" in captured.err
+    assert captured.err.count("\n") == 1
     assert captured.out == "map                   \tall\t0.1785\n"
+
+
+def test_columns_and_dicts_rank_alike(trec_dir, tmp_path):
+    """The command line ranks from columns (rank_columns), Evaluator from dicts: the same contexts."""
+    import numpy as np
+
+    import searchgrade as sg
+    from searchgrade._ranking import rank_columns
+    from searchgrade.io import _load_columns
+
+    rng = np.random.default_rng(5)
+    qrels = {f"q{q}": {f"d{d}": int(rng.integers(-1, 4)) for d in rng.choice(60, 25, replace=False)}
+             for q in range(40)}
+    run = {f"q{q}": {f"d{d}": float(rng.integers(0, 6)) for d in rng.choice(80, 50, replace=False)}
+           for q in range(5, 45)}
+    sg.write_qrels(qrels, tmp_path / "qrels")
+    with open(tmp_path / "run", "w") as fh:  # in the dicts' order, unsorted: ties and order as given
+        fh.writelines(f"{q} Q0 {d} 0 {s!r} r\n" for q, docs in run.items() for d, s in docs.items())
+    for complete, max_docs, judged_only in [(False, None, False), (True, 7, False), (False, None, True)]:
+        rows, ctx = rank_columns(_load_columns(tmp_path / "qrels", "qrels")[0], _load_columns(tmp_path / "run", "run")[0],
+                                 complete=complete, max_docs=max_docs, judged_only=judged_only)
+        ev = sg.Evaluator(sg.read_qrels(tmp_path / "qrels"), ["P@5"], missing="zero" if complete else "ignore",
+                          max_docs=max_docs, judged_only=judged_only)
+        with __import__("warnings").catch_warnings():
+            __import__("warnings").simplefilter("ignore")
+            rows2, ctx2 = ev.rank(sg.read_run(tmp_path / "run"), sorted(ev._rows(sg.read_run(tmp_path / "run"))),
+                                  exact=True)
+        assert rows == rows2
+        for field in ("seg", "rank", "grade", "judged", "nonpool", "nret", "qseg", "qgrade", "qrank"):
+            assert np.array_equal(getattr(ctx, field), getattr(ctx2, field)), field
+
+
+def test_reader_reports_go_to_stderr(trec_dir, tmp_path, capsys):
+    """What the readers skip ('#' lines in a run) is reported on standard error; stdout is trec_eval's."""
+    run = tmp_path / "run.txt"
+    run.write_bytes(b"# made by hand\n" + (trec_dir / "results.test").read_bytes())
+    assert main(["-m", "map", str(trec_dir / "qrels.test"), str(run)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "map                   \tall\t0.1785\n"
+    assert f"{run}: skipped 1 line (1) starting with '#'" in captured.err

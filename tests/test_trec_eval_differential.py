@@ -17,8 +17,10 @@ Two rules keep the comparison honest where trec_eval 10.0 itself fails:
   compared like every other value; on other builds its lines are left out.
 
 SEARCHGRADE_DIFFERENTIAL_SCALE=10 multiplies the number of examples (a deeper search than make
-test's).  What still differs is listed as ``xfail(strict=True)`` tests at the end, each naming the
-cause and the file that must change: the list is executable and shrinks as they are fixed.
+test's).  Every value is compared exactly, to the last printed digit.  What used to differ is
+pinned by a test each at the end (the run id, set_map's formula, RBP's powers, the interpolated
+precision's maximum, set_F's beta^2, gains per grade); what still differs on purpose is tested
+as searchgrade's documented behaviour (where trec_eval 10.0 fails, above them).
 """
 from __future__ import annotations
 
@@ -105,7 +107,6 @@ IO_RUN_COMMENTS = _works(lambda: searchgrade.parse_run("# c\nq Q0 d 1 1.0 r\n"))
 IO_QRELS_COMMENTS = _works(lambda: searchgrade.parse_qrels("# c\nq 0 d 1\n"))
 IO_STDIN_RUN, IO_STDIN_QRELS = _works(_stdin_run), _works(_stdin_qrels)
 IO_C_WHITESPACE = _works(_c_whitespace)
-UTILITY_B = _works(lambda: searchgrade.parse_measure("Utility(b=-2)"))
 
 
 @pytest.fixture(scope="module")
@@ -172,18 +173,35 @@ def subset(values, min_size=1, max_size=4, ordered=False):
 
 
 LEVELS = ["0", "0.0", "0.05", "0.1", "0.125", "0.25", "0.333", "0.5", ".75", "0.9", "1", "1.0"]
-# measure -> strategy for its -m text; set_F's x values have exact square roots (see the CLI's docstring)
+# gains per grade: fractions closer than 1 to another gain (trec_eval orders them with a comparator that
+# truncates differences to integers), 0 and negative gains, grade 0, grades above the largest judged
+GAIN_VALUES = ["3", "9", "4.5", "0", "-1", "0.5", "2.5", "1", "3.2", "10", "1.5", "2.2", "0.3"]
+# Rndcg divides 0 by 0 when the last of trec_eval's gain levels gains <= 0 (test_rndcg_without_a_walk)
+RNDCG_GAIN_VALUES = [v for v in GAIN_VALUES if float(v) >= 1]
+
+
+def gain_pairs(values=GAIN_VALUES, min_size=1):
+    """grade=gain pairs as trec_eval's -m text: ``1=3,2=4.5``."""
+    pairs = st.lists(st.tuples(st.sampled_from(["0", "1", "2", "3", "12", "5", "+1", "02"]),
+                               st.sampled_from(values)), min_size=min_size, max_size=4,
+                     unique_by=lambda pair: int(pair[0]))
+    return pairs.map(lambda ps: ",".join(f"{g}={v}" for g, v in ps))
+
+
+# measure -> strategy for its -m text
 PARAMETERISED = {
     "P": cutoffs(), "recall": cutoffs(), "ndcg_cut": cutoffs(), "map_cut": cutoffs(), "relative_P": cutoffs(),
     "success": cutoffs(12), "unj": cutoffs(12),
     "iprec_at_recall": subset(["0", "0.05", "0.1", "0.125", "0.25", "0.333", "0.5", ".75", "0.9", "1"]),
     "Rprec_mult": subset(["0.2", "0.5", "1", "1.5", "2", "3.0", "0.125"]),
     "11pt_avg": subset(LEVELS[2:], max_size=5, ordered=True),
-    "rbp": st.sampled_from(["0.5", "0.8", "0.95", "0.9", "0.25"]).map("p={}".format),
-    "set_F": st.sampled_from(["0.25", "4", "1", "2.25", "1.0", "0.0625", "6.25"]),
+    "rbp": st.tuples(st.sampled_from(["0.5", "0.8", "0.95", "0.9", "0.25"]).map("p={}".format),
+                     st.one_of(st.just(""), gain_pairs())).map(lambda t: ",".join(filter(None, t))),
+    "set_F": st.sampled_from(["0.25", "4", "1", "2.25", "1.0", "0.5", "0.3", "2", "7", "0.1"]),
+    "ndcg": gain_pairs(), "ndcg_rel": gain_pairs(), "G": gain_pairs(), "Rndcg": gain_pairs(RNDCG_GAIN_VALUES),
     "relstring": st.sampled_from(["0", "1", "3", "5", "12", "2.5", "10.0"]),
     "utility": st.tuples(st.sampled_from(["1", "2", "0.5", "-1", "3.5"]),
-                         st.sampled_from(["-1", "-2", "0", "0.5"] if UTILITY_B else ["-1"]),
+                         st.sampled_from(["-1", "-2", "0", "0.5"]),
                          st.sampled_from(["0", "-1", "0.5", "-2"]), st.sampled_from(["0", "0.0"])).map(",".join),
     "rbp_resid": st.sampled_from(["0.5", "0.8", "0.95", "0.9"]).map("p={}".format),
 }
@@ -204,10 +222,6 @@ def measure_args(draw, complete=False):
 
 
 # ================================================================== comparison
-# Values that still differ in the last printed digit now and then, compared to within one unit of the 4th
-# decimal until the kernels are fixed; each has a remaining(...) test below that pins the exact difference.
-LAST_DIGIT = {"rbp": "test_rbp_powers_by_repeated_multiplication", "set_map": "test_set_map_formula",
-              "iprec_at_recall": "test_iprec_suffix_maximum", "11pt_avg": "test_iprec_suffix_maximum"}
 # trec_eval 10.0's rbp reads m_rbp.c's uninitialised min and max: defined only on a build with zeroed locals
 # (tests/trec_eval_oracle.py); elsewhere its lines are left out of the comparison.
 UNDEFINED_RBP = ("rbp ", "rbp_p=")
@@ -221,34 +235,19 @@ def _defined(result: oracle.Result, binary: Path) -> oracle.Result:
     return oracle.Result(result.rc, "".join(kept), result.err)
 
 
-def _same_line(a: str, b: str) -> bool:
-    """Identical lines, or a LAST_DIGIT value within one unit of the 4th decimal."""
-    if a == b:
-        return True
-    fa, fb = a.split("\t"), b.split("\t")
-    if len(fa) != 3 or fa[:2] != fb[:2] or not fa[0].startswith(tuple(LAST_DIGIT)):
-        return False
-    return abs(float(fa[2]) - float(fb[2])) < 1.01e-4
-
-
 def assert_same(c: oracle.Result, p: oracle.Result) -> None:
-    """Both succeeded and printed the same text (LAST_DIGIT aside); else the first differing lines."""
+    """Both succeeded and printed the same text, byte for byte; else the first differing lines."""
     assert c.rc == 0, f"trec_eval 10.0 failed (exit {c.rc}): {c.err}"
     assert p.rc == 0, f"searchgrade failed (exit {p.rc}): {p.err}"
-    cl, pl = c.lines(), p.lines()
-    if p.out == c.out or (len(cl) == len(pl) and all(map(_same_line, cl, pl))):
+    if p.out == c.out:
         return
-    diffs = [f"line {i}:\n  trec_eval   {a!r}\n  searchgrade {b!r}"
-             for i, (a, b) in enumerate(zip(cl, pl), 1) if not _same_line(a, b)]
+    cl, pl = c.lines(), p.lines()
+    diffs = [f"line {i}:\n  trec_eval   {a!r}\n  searchgrade {b!r}" for i, (a, b) in enumerate(zip(cl, pl), 1) if a != b]
     raise AssertionError(f"{len(cl)} lines from trec_eval, {len(pl)} from searchgrade; {len(diffs)} differ:\n"
                          + "\n".join(diffs[:8]))
 
 
-def assert_identical(c: oracle.Result, p: oracle.Result) -> None:
-    """Byte-identical output, with no LAST_DIGIT allowance (for the remaining(...) tests)."""
-    assert c.rc == 0 and p.rc == 0, (c.err, p.err)
-    diffs = [(a, b) for a, b in zip(c.lines(), p.lines()) if a != b]
-    assert p.out == c.out, f"trec_eval / searchgrade: {diffs[:4]}"
+assert_identical = assert_same
 
 
 def compare(binary, workdir, args, qrels, run, style=(" ", "\n"), runid="sg"):
@@ -349,6 +348,17 @@ def test_summary_is_summed_in_query_order(binary, workdir):
                                                                   workdir / "run"]).lines()
 
 
+@pytest.mark.parametrize("args", [
+    ["--query_eval_wanted", "--measure=map", "--measure", "P.5,10", "--nosum"],  # long forms, prefixes
+    ["-qcmndcg_cut.3", "-oJ", "-M3", "-l", "2"],  # combined letters, a value glued to its letter, -o ignored
+    ["-m", "utility.1,-1,0,0.5", "-N", "1000", "-q"],  # -N: the collection size for utility's d
+    ["--Number_docs_in_coll=50", "-m", "utility.2,-1,0.5,-0.25", "--Max_retr=4", "-q"],
+])
+def test_option_forms(binary, args):
+    files = [FIXTURES / "qrels.rel_level", FIXTURES / "results.test"]
+    assert_same(_defined(oracle.run_c(binary, [*args, *files]), binary), _defined(oracle.run_py([*args, *files]), binary))
+
+
 # ================================== where trec_eval 10.0 fails: searchgrade's documented behaviour
 def test_missing_qrels_query_is_skipped(binary, workdir):
     """10.0 exits 4 ("result qid not found in qrels"); searchgrade skips the query, as trec_eval 9.x."""
@@ -435,15 +445,7 @@ def test_qrels_blank_line(binary, workdir):
                 oracle.run_py(["-q", workdir / "qrels.blank", workdir / "run"]))
 
 
-# ======================== remaining differences: fail until fixed (strict), each naming its cause
-def remaining(reason: str, fixed: bool = False):
-    """A difference not fixed yet: the test must fail with an AssertionError (strict) until it is.
-
-    fixed: a probe of the capability says the fix has landed; the test is then an ordinary one.
-    """
-    return pytest.mark.xfail(not fixed, strict=True, raises=AssertionError, reason=reason)
-
-
+# ================== what used to differ: each fix pinned on the case that showed the difference
 def _commented(lines: list[str]) -> str:
     return "# a comment\n" + "".join(line + ("# between lines\n" if i % 2 else "") for i, line in enumerate(lines))
 
@@ -452,27 +454,24 @@ def _fixture_lines(name: str) -> list[str]:
     return [line + "\n" for line in (FIXTURES / name).read_text().splitlines()]
 
 
-@remaining("searchgrade.io.parse_run refuses run lines with more than six fields "
-           "(trec_eval 10.0 ignores the fields after the runid): io.py must accept them", IO_EXTRA_FIELDS)
 def test_run_lines_with_extra_fields(binary, workdir):
+    """trec_eval 10.0 ignores the fields after the run id; so does searchgrade.io."""
     (workdir / "run.extra").write_text("".join(line.rstrip("\n") + " extra 7\n"
                                                for line in _fixture_lines("results.test")))
     args = ["-q", "-m", "all_trec", FIXTURES / "qrels.test"]
     assert_same(oracle.run_c(binary, [*args, workdir / "run.extra"]), oracle.run_py([*args, workdir / "run.extra"]))
 
 
-@remaining("searchgrade.io.parse_run refuses '#' lines (trec_eval 10.0 skips them): "
-           "io.py must skip comment lines", IO_RUN_COMMENTS)
 def test_run_comment_lines(binary, workdir):
+    """trec_eval 10.0 skips '#' lines in runs; so does searchgrade.io."""
     (workdir / "run.comments").write_text(_commented(_fixture_lines("results.test")))
     args = ["-q", "-m", "all_trec", FIXTURES / "qrels.test", workdir / "run.comments"]
     assert_same(oracle.run_c(binary, args), oracle.run_py(args))
 
 
-@remaining("searchgrade.io.parse_qrels refuses '#' lines (trec_eval 10.0 crashes on "
-           "them, so searchgrade is compared with trec_eval on the qrels without them): io.py must skip them",
-           IO_QRELS_COMMENTS)
 def test_qrels_comment_lines(binary, workdir):
+    """searchgrade.io skips '#' lines in qrels (trec_eval 10.0 crashes on them, so it is given the
+    qrels without them)."""
     (workdir / "qrels.comments").write_text(_commented(_fixture_lines("qrels.test")) + "# the end\n")
     assert_same(oracle.run_c(binary, ["-m", "all_trec", FIXTURES / "qrels.test", FIXTURES / "results.test"]),
                 oracle.run_py(["-m", "all_trec", workdir / "qrels.comments", FIXTURES / "results.test"]))
@@ -489,100 +488,128 @@ def test_trec_eval_fails_on_qrels_comment_lines(binary, workdir):
     assert c.rc == 4 and "result qid '#' not found" in c.err  # the second line read as a judgment of query '#'
 
 
-@remaining("searchgrade.io.read_run does not read '-' as standard input "
-           "(trec_eval 10.0 does): io.py must read '-' from sys.stdin", IO_STDIN_RUN)
 def test_run_from_standard_input(binary):
     run = (FIXTURES / "results.test").read_text()
     args = ["-q", "-m", "all_trec", FIXTURES / "qrels.test", "-"]
     assert_same(oracle.run_c(binary, args, stdin=run), oracle.run_py_process(args, stdin=run))
 
 
-@remaining("searchgrade.io.read_qrels does not read '-' as standard input "
-           "(trec_eval 10.0 cannot either; compared with the qrels read from the file): io.py must",
-           IO_STDIN_QRELS)
 def test_qrels_from_standard_input(binary):
+    """searchgrade reads qrels from '-' too (trec_eval 10.0 cannot: compared with the qrels read from the file)."""
     args = ["-q", "-m", "all_trec"]
     assert_same(oracle.run_c(binary, [*args, FIXTURES / "qrels.test", FIXTURES / "results.test"]),
                 oracle.run_py_process([*args, "-", FIXTURES / "results.test"],
                                       stdin=(FIXTURES / "qrels.test").read_text()))
 
 
-@remaining("searchgrade.io.read_run(with_name=True) returns the runid of the first "
-           "line; trec_eval prints the last line's: io.py must return the last (or offer it)")
-def test_runid_of_the_last_line(binary, workdir):
-    lines = _fixture_lines("results.test")
+@pytest.mark.parametrize("size", ["small", "large"])  # the line-by-line reader and the bulk reader
+def test_runid_of_the_last_line(binary, workdir, size):
+    """trec_eval prints the run id of the run's last line."""
+    prefixes = [""] if size == "small" else [str(i) for i in range(1, 30)]  # large: above the bulk threshold
+    lines = [prefix + line for prefix in prefixes for line in _fixture_lines("results.test")]
     (workdir / "run.names").write_text("".join(lines[:-1]) + " ".join(lines[-1].split()[:-1]) + " other\n")
-    args = ["-m", "runid", FIXTURES / "qrels.test", workdir / "run.names"]
+    qrels = workdir / "qrels.names"
+    qrels.write_text("".join(prefix + line for prefix in prefixes for line in _fixture_lines("qrels.test")))
+    args = ["-m", "runid", "-m", "num_q", qrels, workdir / "run.names"]
     assert_same(oracle.run_c(binary, args), oracle.run_py(args))
 
 
-@remaining("searchgrade.io splits fields at Unicode whitespace; trec_eval at C's isspace, so a no-break "
-           "space (U+00A0) is part of an id: io.py must split at C whitespace only", IO_C_WHITESPACE)
 def test_ids_with_a_no_break_space(binary, workdir):
+    """Fields are split at C's whitespace, so a no-break space (U+00A0) is part of an id, as in trec_eval."""
     qrels = {"q\u00a01": {"d\u00a01": 1, "d2": 0}, "q2": {"d\u00a01": 1}}
     run = {"q\u00a01": {"d\u00a01": "1", "d2": "2"}, "q2": {"d2": "1", "d\u00a01": "1"}}
     compare(binary, workdir, ["-q", "-m", "all_trec"], qrels, run)
 
 
-@remaining("_measures.set_ap computes (n/ret)*(n/R); trec_eval's set_map is "
-           "n*n/(ret*R), 0.0563 not 0.0562 here: _measures.py must use trec_eval's formula")
 def test_set_map_formula(binary, workdir):
+    """set_map is n*n/(ret*R) (0.0563 here; (n/ret)*(n/R) gives 0.0562)."""
     qrels = {"q1": {f"r{i}": 1 for i in range(40)}}
     run = {"q1": {"r0": "4", "r1": "3", "r2": "2", "x": "1"}}  # n = 3 relevant of ret = 4, R = 40
     oracle.write_qrels(workdir / "qrels", qrels)
     oracle.write_run(workdir / "run", run)
     args = ["-q", "-m", "set_map", workdir / "qrels", workdir / "run"]
-    assert_identical(oracle.run_c(binary, args), oracle.run_py(args))
+    assert_same(oracle.run_c(binary, args), oracle.run_py(args))
+    assert "set_map               \tq1\t0.0563" in oracle.run_py(args).lines()
 
 
-@remaining("_measures.rbp and rbp_resid take p^(i-1) from np.power; trec_eval multiplies cur_p by p at "
-           "every rank, and the last bits differ: the mean rbp_resid of these two queries is 0.92305 "
-           "(0.9231) in trec_eval and 0.92304999.. (0.9230) in searchgrade. _measures.py must take the "
-           "powers by repeated multiplication (np.cumprod)")
 def test_rbp_powers_by_repeated_multiplication(binary, workdir):
+    """RBP's p^(i-1), multiplied by p rank after rank as trec_eval does: the mean rbp_resid of these two
+    queries is 0.92305 (0.9231); powers from a power function give 0.92304999.. (0.9230)."""
     qrels = {"q1": {"j1": 0}, "q2": {"j1": 0, "j2": 0}}
     run = {"q1": {"u1": "2", "u2": "1"}, "q2": {"u1": "4", "u2": "3", "j1": "2", "j2": "1"}}
     oracle.write_qrels(workdir / "qrels", qrels)
     oracle.write_run(workdir / "run", run)
     args = ["-q", "-m", "rbp_resid", workdir / "qrels", workdir / "run"]
-    assert_identical(oracle.run_c(binary, args), oracle.run_py(args))
+    assert_same(oracle.run_c(binary, args), oracle.run_py(args))
+    assert "rbp_resid             \tall\t0.9231" in oracle.run_py(args).lines()
 
 
-@remaining("_measures._iprec takes a segmented suffix maximum as max.accumulate(prec + off) - off, which "
-           "rounds the precisions: query 301's IPrec@0.125 is 31/160 = 0.19375 (0.1938) in trec_eval and "
-           "0.19374999999999964 (0.1937) in searchgrade. _measures.py must not perturb the values")
 def test_iprec_suffix_maximum(binary):
+    """Query 301's IPrec@0.125 is 31/160 = 0.19375 (0.1938): the maximum within a query keeps the values."""
     args = ["-q", "-m", "iprec_at_recall.0.125", FIXTURES / "qrels.test", FIXTURES / "results.test"]
-    assert_identical(oracle.run_c(binary, args), oracle.run_py(args))
+    assert_same(oracle.run_c(binary, args), oracle.run_py(args))
+    assert "iprec_at_recall_0.12  \t301\t0.1938" in oracle.run_py(args).lines()
 
 
-@remaining("trec_eval's set_F.x takes x = beta^2 and searchgrade's SetF takes beta: "
-           "the command line passes sqrt(0.5), whose square is not 0.5, and F = 0.09375 prints 0.0937 "
-           "instead of 0.0938; metrics.py/_measures.py must accept beta^2 directly")
 def test_set_F_with_beta_squared(binary, workdir):
+    """set_F.x takes x = beta^2 as it is (SetF(beta2=x)): F = 0.09375 prints 0.0938 (beta = sqrt(0.5),
+    squared again, is not 0.5 and gives 0.0937)."""
     qrels = {"q1": {f"r{i}": 1 for i in range(30)}}
     run = {"q1": {"r0": "1"}}  # n = 1 relevant of ret = 1, R = 30
     oracle.write_qrels(workdir / "qrels", qrels)
     oracle.write_run(workdir / "run", run)
     args = ["-q", "-m", "set_F.0.5", workdir / "qrels", workdir / "run"]
-    assert_identical(oracle.run_c(binary, args), oracle.run_py(args))
-
-
-@remaining("gains per grade (ndcg.1=3,2=9,4=4.5) are parsed and refused: "
-           "_measures.py's nDCG (and ndcg_rel, Rndcg, G, rbp) must take a gain per grade")
-def test_gains_per_grade(binary):
-    args = ["-q", "-m", "ndcg.1=3,2=9,4=4.5", FIXTURES / "qrels.rel_level", FIXTURES / "results.test"]
     assert_same(oracle.run_c(binary, args), oracle.run_py(args))
+    assert "set_F_0.5             \tq1\t0.0938" in oracle.run_py(args).lines()
 
 
-@remaining("Utility(b=-2) is refused by metrics._coerce_param, which checks every "
-           "parameter named b as nDCG's discount base (> 1): metrics.py must check b per family", UTILITY_B)
+GAIN_TEXTS = ["1=3,2=9,4=4.5", "4=4.5,3=4", "1=0.5,4=3.6", "0=1,2=0", "1=-1,3=2.5"]
+
+
+@pytest.mark.parametrize("root,gains", [(root, gains) for root in ["ndcg", "ndcg_rel", "Rndcg", "G", "rbp"]
+                                        for gains in GAIN_TEXTS
+                                        if not (root == "Rndcg" and gains == "1=0.5,4=3.6")])  # 0/0: see below
+def test_gains_per_grade(binary, root, gains):
+    """Gains per grade as trec_eval's setup_gains sets them, on NIST's graded fixture: given grades get
+    their gain, the others gain their grade; gains closer than 1 keep trec_eval's (qsort's) order.
+    (Rndcg.1=0.5,4=3.6 divides 0 by 0 on queries whose walk never starts: test_rndcg_without_a_walk.)"""
+    text = f"p=0.8,{gains}" if root == "rbp" else gains
+    args = ["-q", "-m", f"{root}.{text}", FIXTURES / "qrels.rel_level", FIXTURES / "results.test"]
+    assert_same(_defined(oracle.run_c(binary, args), binary), _defined(oracle.run_py(args), binary))
+
+
+def test_gains_order_of_near_gains(binary, workdir):
+    """Gains closer than 1 compare equal in trec_eval's qsort, which keeps them in list order: with 1=4.5
+    grade 4 (gain 4) can come first in its ideal ranking.  searchgrade's nDCG(gains=...) sorts by gain;
+    its ideal=trec, which the trec_eval name implies, walks as trec_eval does."""
+    qrels = {"q1": {"a": 1, "b": 4, "c": 0, "d": 4}}
+    run = {"q1": {"c": "3", "a": "2", "b": "1"}}
+    oracle.write_qrels(workdir / "qrels", qrels)
+    oracle.write_run(workdir / "run", run)
+    args = ["-q", "-m", "ndcg.1=4.5", "-m", "G.1=4.5", "-m", "ndcg_rel.1=4.5", workdir / "qrels", workdir / "run"]
+    assert_same(oracle.run_c(binary, args), oracle.run_py(args))
+    sorted_ideal = searchgrade.evaluate({"q1": qrels["q1"]}, {"q1": {"c": 3.0, "a": 2.0, "b": 1.0}},
+                                        ["nDCG(gains={1:4.5})", "ndcg_1=4.5"])
+    assert sorted_ideal.iloc[0, 0] != sorted_ideal.iloc[0, 1]
+
+
+def test_rndcg_without_a_walk(binary, workdir):
+    """Rndcg.1=0.5 on binary qrels: the last of trec_eval's gain levels gains 0, its walk never starts and
+    it divides 0 by 0 (-nan); searchgrade prints 0 there, and trec_eval's value everywhere else."""
+    qrels = {"q1": {"a": 1, "b": 0}, "q2": {"a": 1, "c": 1}}
+    run = {"q1": {"a": "2", "b": "1"}, "q2": {"c": "1", "x": "2"}}
+    oracle.write_qrels(workdir / "qrels", qrels)
+    oracle.write_run(workdir / "run", run)
+    args = ["-q", "-m", "Rndcg.1=0.5", "-m", "ndcg.1=0.5", workdir / "qrels", workdir / "run"]
+    c, p = oracle.run_c(binary, args), oracle.run_py(args)
+    assert c.rc == 0 and p.rc == 0, p.err
+    for a, b in zip(c.lines(), p.lines()):
+        if a.startswith("Rndcg"):
+            assert a.split("\t")[2].strip() in ("-nan", "nan") and b.split("\t")[2] == "0.0000"
+        else:
+            assert a == b  # ndcg.1=0.5 is 0 in both: an ideal DCG of 0
+
+
 def test_utility_with_a_non_default_b(binary):
     args = ["-q", "-m", "utility.1,-2,0,0", FIXTURES / "qrels.test", FIXTURES / "results.test"]
     assert_same(oracle.run_c(binary, args), oracle.run_py(args))
-
-
-def test_set_F_square_roots_are_exact_for_the_tested_values():
-    """The generated set_F values have exact square roots, so SetF(beta=sqrt(x)) sees beta^2 == x."""
-    for text in ["0.25", "4", "1", "2.25", "1.0", "0.0625", "6.25"]:
-        assert math.sqrt(float(text)) ** 2 == float(text)

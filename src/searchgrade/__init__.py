@@ -1,33 +1,39 @@
 """searchgrade: grade retrieval the way trec_eval does, and say where you differ."""
 from . import io as _io
 from .io import *  # noqa: F401,F403  (FormatError, read_qrels, read_run, parse_*, write_*)
-from .metrics import (
-    Evaluator,
-    Measure,
-    aggregate,
-    evaluate,
-    known_measures,
-    mean,
-    parse_measure,
-    score_ranking,
-)
-from ._cwl import CWLCurves, cwl
-from .comparison import Comparison, compare
 
 __version__ = "0.1.0"
 
-__all__ = [
-    "CWLCurves",
-    "Comparison",
-    "Evaluator",
-    "Measure",
-    "aggregate",
-    "compare",
-    "cwl",
-    "evaluate",
-    "known_measures",
-    "mean",
-    "parse_measure",
-    "score_ranking",
-    *_io.__all__,
-]
+# Imported on first use (PEP 562), so that ``python -m searchgrade.trec_eval`` does not pay for scipy.stats.
+_LAZY = {
+    "CWLCurves": "_cwl",
+    "cwl": "_cwl",
+    "Comparison": "comparison",
+    "compare": "comparison",
+    "Evaluator": "metrics",
+    "Measure": "metrics",
+    "aggregate": "metrics",
+    "evaluate": "metrics",
+    "known_measures": "metrics",
+    "mean": "metrics",
+    "measure_table": "metrics",
+    "parse_measure": "metrics",
+    "score_ranking": "metrics",
+}
+
+__all__ = [*sorted(_LAZY), *_io.__all__]
+
+
+def __getattr__(name: str):
+    """Import a public name's module the first time the name is used."""
+    if name not in _LAZY:
+        raise AttributeError(f"module 'searchgrade' has no attribute {name!r}")
+    import importlib
+
+    value = getattr(importlib.import_module(f".{_LAZY[name]}", __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__():
+    return sorted(set(globals()) | set(_LAZY))

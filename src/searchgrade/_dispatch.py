@@ -83,4 +83,6 @@ def evaluate_ranked(measures: Sequence[Measure], rows: Sequence, ctx: Ranked) ->
     """One row per query (index "qid"), one column per measure, named by its printed name."""
     data = {m.name: kernel_values(m, ctx) for m in measures}
     index = pd.Index(rows, name="qid", dtype=object)
-    return pd.DataFrame(data, index=index, columns=[m.name for m in measures])
+    # copy=False: each kernel's fresh array becomes a column as it is (no stacking of the columns into one
+    # block, a copy of the whole table)
+    return pd.DataFrame(data, index=index, columns=[m.name for m in measures], copy=False)

@@ -5,11 +5,17 @@ and flattened into parallel numpy arrays (one entry per retrieved document,
 query by query, in rank order), plus per-query statistics of the qrels.  A
 kernel returns one float per query, computed with segment operations
 (``np.bincount`` with weights, cumulative sums within segments) instead of a
-Python loop over queries.  Only the experimental trec_eval measures (G, binG,
-ndcg_rel, Rndcg), which trec_eval itself defines by a sequential loop, and the
-tie-aware reciprocal rank run a short loop over the few queries that need it.
-Which kernel computes which measure, with which parameters, is recorded in
-:mod:`searchgrade._registry`.
+Python loop over queries.  Only the tie-aware reciprocal rank runs a short loop
+over the few queries that need it.  The experimental trec_eval measures (G,
+ndcg_rel, Rndcg), which trec_eval defines by a sequential walk down its ideal
+ranking (:func:`_trec_ideal`), are written as the same sums taken in the same
+order, so that every value is bit for bit trec_eval's.  Which kernel computes
+which measure, with which parameters, is recorded in :mod:`searchgrade._registry`.
+
+Sums that trec_eval takes rank after rank are taken in the same order here:
+``np.bincount`` with weights adds each row's entries in array order, and
+:func:`_local_cumsum` keeps each row's running sum to itself, so no rounding
+differs from a C loop's.
 
 Conventions shared by all kernels (``L`` is the binary relevance level):
 
@@ -26,7 +32,6 @@ from dataclasses import dataclass, field
 from itertools import chain
 
 import numpy as np
-from scipy.special import gammaln
 
 #: trec_eval's floor for geometric means (MIN_GEO_MEAN in trec_eval.h).
 MIN_GEO_MEAN = 0.00001
@@ -165,10 +170,13 @@ class Ranked:
         if self.expected:
             mask = None if limit is None else self.rank <= (limit[self.seg] if np.ndim(limit) else limit)
             return self.ssum(self.lin(self.rel(level)), mask)
-        idx = self.where("rel", level)
-        seg = self.seg[idx]
+        key = ("rel_seg_rank", level)
+        if key not in self.cache:  # the relevant entries' rows and ranks, for every cutoff
+            idx = self.where("rel", level)
+            self.cache[key] = (self.seg[idx], self.rank[idx])
+        seg, rank = self.cache[key]
         if limit is not None:
-            seg = seg[self.rank[idx] <= (limit[seg] if np.ndim(limit) else limit)]
+            seg = seg[rank <= (limit[seg] if np.ndim(limit) else limit)]
         return np.bincount(seg, minlength=self.n).astype(np.float64)
 
     def rowsum(self, seg: np.ndarray, w: np.ndarray) -> np.ndarray:
@@ -208,6 +216,27 @@ def _local_cumsum(x: np.ndarray, seg: np.ndarray, n: int, exclusive: bool = Fals
             csum = np.concatenate((np.zeros((len(rows), 1)), csum[:, :-1]), axis=1)
         out[cells] = csum[filled]
     return out
+
+
+def _dense_rank(x: np.ndarray) -> np.ndarray:
+    """0-based rank of each value among the distinct values of x (np.unique's inverse, without its hashing)."""
+    if len(x) == 0:
+        return np.zeros(0, dtype=np.int64)
+    order = np.argsort(x)
+    sorted_ = x[order]
+    new = np.empty(len(x), dtype=np.int64)
+    new[0] = 0
+    np.not_equal(sorted_[1:], sorted_[:-1], out=new[1:])
+    out = np.empty(len(x), dtype=np.int64)
+    out[order] = np.cumsum(new)
+    return out
+
+
+def gammaln(x):
+    """scipy.special.gammaln, imported when first needed (ties="expected" only)."""
+    from scipy.special import gammaln as _gammaln
+
+    return _gammaln(x)
 
 
 def _div(num, den) -> np.ndarray:
@@ -385,19 +414,25 @@ def _gain(ctx, m, grade, seg, judged=None):
         out[pos] = _pow2(grade[pos] - s) - _pow2(-s)
         return out
     g = grade.astype(np.float64)
-    gains = m.params.get("gains")
+    gains = _gain_items(m)
     if gains:
         out = g.copy()
-        for level, value in gains.items():
+        for level, value in gains:
             hit = grade == level
             out[hit if level or judged is None else hit & judged] = value
         return out
     return g
 
 
+def _gain_items(m) -> list:
+    """The measure's gains per grade as (grade, gain) pairs, in the order given (none: [])."""
+    gains = m.params.get("gains") or ()
+    return list(gains.items()) if isinstance(gains, dict) else list(gains)
+
+
 def _gain_entries(ctx, m) -> np.ndarray:
     """Positions of the retrieved entries that can gain: grade > 0, or judged when grade 0 has a gain."""
-    return ctx.where("judged") if m.params.get("gains", {}).get(0) else ctx.where("gain")
+    return ctx.where("judged") if dict(_gain_items(m)).get(0) else ctx.where("gain")
 
 
 def _unscale(ctx, m, values: np.ndarray) -> np.ndarray:
@@ -415,13 +450,25 @@ def _unscale(ctx, m, values: np.ndarray) -> np.ndarray:
     return out
 
 
-def _discount(m, rank):
-    """1 / log2(rank + 1), or Jarvelin-Kekalainen: 1 for rank < b, 1 / log_b(rank) from rank b on."""
-    rank = rank.astype(np.float64)
+def _discounted(m, w, rank, ctx=None):
+    """Gains w at ranks ``rank`` discounted: w / log2(rank + 1) (a division, as trec_eval's), or
+    Jarvelin-Kekalainen: w for rank < b, w / log_b(rank) from rank b on."""
     if m.params.get("discount", "log2") == "jk":
+        rank = rank.astype(np.float64)
         b = float(m.params.get("b", 2))
-        return np.where(rank < b, 1.0, np.log(b) / np.log(np.maximum(rank, b)))
-    return 1.0 / np.log2(rank + 1.0)
+        return w * np.where(rank < b, 1.0, np.log(b) / np.log(np.maximum(rank, b)))
+    return w / _log2_table(ctx, rank)[rank]
+
+
+def _log2_table(ctx, rank) -> np.ndarray:
+    """log2(r + 1) for r = 0 .. the largest rank (index r), kept in the context: one log2 per rank."""
+    top = int(rank.max(initial=0))
+    table = ctx.cache.get("log2") if ctx is not None else None
+    if table is None or len(table) <= top:
+        table = np.log2(np.arange(max(top, 1023) + 1, dtype=np.float64) + 1.0)
+        if ctx is not None:
+            ctx.cache["log2"] = table
+    return table
 
 
 def _dcg(ctx, m, discounted=True):
@@ -434,22 +481,29 @@ def _dcg(ctx, m, discounted=True):
             idx, seg, rank = idx[keep], seg[keep], rank[keep]
         w = _gain(ctx, m, ctx.grade[idx], seg, ctx.judged[idx])
         if discounted:
-            w = w * _discount(m, rank)
+            w = _discounted(m, w, rank, ctx)
         return ctx.rowsum(seg, w)
     gain = ctx.lin(_gain(ctx, m, ctx.grade, ctx.seg, ctx.judged))
-    w = gain * _discount(m, ctx.rank) if discounted else gain
+    w = _discounted(m, gain, ctx.rank, ctx) if discounted else gain
     return ctx.ssum(w, ctx.top(m.cutoff))
 
 
 def _ideal_dcg(ctx, m, discounted=True):
-    """Per-row DCG of the ideal ranking (all judged documents by decreasing gain) within the cutoff."""
-    g = _gain(ctx, m, ctx.qgrade, ctx.qseg)
-    if m.params.get("gains"):  # custom gains need not follow the grades' order
-        g = g[np.lexsort((-g, ctx.qseg))]
-    w = g * _discount(m, ctx.qrank) if discounted else g
+    """Per-row DCG of the ideal ranking within the cutoff: all judged documents by decreasing gain (a gain
+    below 0 is left out), or with ``ideal=trec`` trec_eval's walk over its gains (:func:`_trec_ideal`)."""
+    if m.params.get("ideal") == "trec":
+        ideal = _trec_ideal(ctx, m)
+        seg, g, pos = ideal.seg, ideal.gain, ideal.pos
+    else:
+        g = _gain(ctx, m, ctx.qgrade, ctx.qseg)
+        if _gain_items(m):  # custom gains need not follow the grades' order
+            g = np.maximum(g[np.lexsort((-g, ctx.qseg))], 0.0)
+        seg, pos = ctx.qseg, ctx.qrank
     if m.cutoff is not None:
-        w = np.where(ctx.qrank <= m.cutoff, w, 0.0)
-    return np.bincount(ctx.qseg, weights=w, minlength=ctx.n)
+        keep = pos <= m.cutoff
+        seg, g, pos = seg[keep], g[keep], pos[keep]
+    w = _discounted(m, g, pos, ctx) if discounted else g
+    return np.bincount(seg, weights=w, minlength=ctx.n)
 
 
 def ndcg(ctx, m):
@@ -468,31 +522,81 @@ def cg(ctx, m):
 
 
 def _rbp_gain(ctx, m):
-    """RBP gain: binary at rel= if given; else min(grade, G) / G with G = max_grade= if given,
-    otherwise the largest grade in the query's qrels."""
+    """RBP gain: binary at rel= if given; min(grade, G) / G with G = max_grade= if given; with gains= the
+    gain of each grade, rescaled as trec_eval's rbp does (:func:`_rbp_scale`); otherwise grade / the
+    largest grade in the query's qrels (trec_eval's rbp with every grade gaining itself)."""
     if "rel" in m.params:
         return ctx.rel(m.params["rel"]).astype(np.float64)
+    if _gain_items(m):
+        gain = _gain(ctx, m, ctx.grade, ctx.seg, ctx.judged)
+        lo, hi = _rbp_scale(ctx, m)
+        lo, hi = lo[ctx.seg], hi[ctx.seg]
+        rescale = ctx.judged & ((lo < 0) | (hi > 1))  # documents without a judgment gain 0 (trec_eval's get_gain)
+        gain[rescale] = (gain[rescale] - lo[rescale]) / (hi[rescale] - lo[rescale])
+        return gain
     grade = np.maximum(ctx.grade.astype(np.float64), 0.0)
     if "max_grade" in m.params:
         gmax = float(m.params["max_grade"])
         return np.minimum(grade, gmax) / gmax
-    return _div(grade, ctx.max_grade()[ctx.seg])
+    gain = np.zeros(len(grade))  # grade / the row's largest grade, where the grade is above 0
+    idx = ctx.where("gain")
+    gain[idx] = grade[idx] / ctx.max_grade()[ctx.seg[idx]]
+    return gain
+
+
+def _rbp_scale(ctx, m) -> tuple[np.ndarray, np.ndarray]:
+    """Per row (min, max) of trec_eval's rbp gains, both taken with 0: the gains listed, and grade g
+    for each grade g from 0 to the row's largest that is not listed (m_rbp.c, its min and max zeroed)."""
+    given = dict(_gain_items(m))
+    top = ctx.top_grade()
+    lo, hi = np.zeros(ctx.n), np.zeros(ctx.n)
+    for t in np.unique(top).tolist():
+        table = list(given.values()) + [float(g) for g in range(t + 1) if g not in given]
+        rows = top == t
+        lo[rows], hi[rows] = min(0.0, *table), max(0.0, *table)
+    return lo, hi
+
+
+def _powers(p: float, n: int) -> np.ndarray:
+    """p^0 .. p^n, each the one before times p, as trec_eval's loops take them (np.cumprod is sequential)."""
+    pw = np.full(n + 1, p)
+    pw[0] = 1.0
+    return np.cumprod(pw)
 
 
 def rbp(ctx, m):
     """RBP(p) = (1 - p) * sum_i gain_i * p^(i-1) (Moffat & Zobel 2008)."""
     p = m.params["p"]
-    w = ctx.lin(_rbp_gain(ctx, m)) * np.power(p, ctx.rank - 1.0)
-    return (1 - p) * ctx.ssum(w, ctx.top(m.cutoff))
+    pw = _powers(p, int(ctx.nret.max(initial=0)))
+    gain = _rbp_gain(ctx, m)
+    if ctx.expected:
+        return (1 - p) * ctx.ssum(ctx.lin(gain) * pw[ctx.rank - 1], ctx.top(m.cutoff))
+    idx = np.flatnonzero(gain != 0)  # adding gain 0 changes no sum
+    if m.cutoff is not None:
+        idx = idx[ctx.rank[idx] <= m.cutoff]
+    return (1 - p) * ctx.rowsum(ctx.seg[idx], gain[idx] * pw[ctx.rank[idx] - 1])
 
 
 def rbp_resid(ctx, m):
-    """RBP_resid(p) = p^n + (1 - p) * sum over unjudged ranks i <= n of p^(i-1), n = min(k, docs retrieved)."""
+    """RBP_resid(p) = p^n + (1 - p) * sum over unjudged ranks i <= n of p^(i-1), n = min(k, docs retrieved).
+
+    With ``tail=unjudged`` (trec_eval's rbp_resid) the value is 0 when no unjudged document is
+    among the n: trec_eval sets it only then, dropping the residual p^n of the documents not retrieved.
+    """
     p = m.params["p"]
     k = m.cutoff
-    unj = ctx.lin(~ctx.judged)
-    tail = np.power(p, ctx.nret if k is None else np.minimum(ctx.nret, k).astype(np.float64))
-    return tail + (1 - p) * ctx.ssum(unj * np.power(p, ctx.rank - 1.0), ctx.top(k))
+    n = ctx.nret if k is None else np.minimum(ctx.nret, k)
+    pw = _powers(p, int(ctx.nret.max(initial=0)))
+    unjudged = ~ctx.judged
+    if ctx.expected:
+        value = pw[n] + (1 - p) * ctx.ssum(ctx.lin(unjudged) * pw[ctx.rank - 1], ctx.top(k))
+    else:
+        idx = np.flatnonzero(unjudged if k is None else unjudged & (ctx.rank <= k))
+        value = pw[n] + (1 - p) * ctx.rowsum(ctx.seg[idx], pw[ctx.rank[idx] - 1])
+    if m.params.get("tail") == "unjudged":
+        inside = unjudged if k is None else unjudged & (ctx.rank <= k)
+        value = np.where(np.bincount(ctx.seg[inside], minlength=ctx.n) > 0, value, 0.0)
+    return value
 
 
 def err(ctx, m):
@@ -525,6 +629,8 @@ def bpref(ctx, m):
     documents in the qrels.  Unjudged documents are skipped (trec_eval's bpref).
     """
     L = _level(ctx, m)
+    if ("bpref", L) in ctx.cache:  # Bpref and GMBpref: one value per query
+        return ctx.cache[("bpref", L)].copy()
     R = ctx.num_rel(L)
     N = ctx.num_judged_nonrel(L)
     idx = ctx.where("judged")  # only judged documents matter: visit those
@@ -532,26 +638,31 @@ def bpref(ctx, m):
     n_above = ctx.running(idx, ~rel)  # judged non-relevant at or above each entry
     seg = ctx.seg[idx][rel]
     terms = 1.0 - _div(np.minimum(n_above[rel], R[seg]), np.minimum(N, R)[seg])
-    return _div(ctx.rowsum(seg, terms), R)
+    ctx.cache[("bpref", L)] = out = _div(ctx.rowsum(seg, terms), R)
+    return out.copy()
 
 
 def infap(ctx, m):
-    """infAP (Yilmaz & Aslam 2006) exactly as trec_eval computes it; equals AP when every document is judged."""
+    """infAP (Yilmaz & Aslam 2006) exactly as trec_eval computes it; equals AP when every document is judged.
+
+    Only documents in the pool (judged, or pooled and unjudged) count: the running counts are taken over
+    those entries alone, the terms at the relevant ones.
+    """
     L = _level(ctx, m)
-    rel = ctx.rel(L)
-    judged, nonpool = ctx.judged, ctx.nonpool
-    unj_pool = ~judged & ~nonpool
-    nonrel = judged & ~rel
-    rel_so_far = ctx.segcount(rel).astype(np.float64)
-    nonrel_so_far = ctx.segcount(nonrel).astype(np.float64)
-    unj_so_far = ctx.segcount(unj_pool).astype(np.float64)
-    j = ctx.rank - 1.0
+    idx = np.flatnonzero(~ctx.nonpool)  # in the pool: judged, or pooled but unjudged (negative grade)
+    judged = ctx.judged[idx]
+    rel = judged & (ctx.grade[idx] >= L)
+    rel_so_far = ctx.running(idx, rel)[rel].astype(np.float64)
+    nonrel_so_far = ctx.running(idx, judged & ~rel)[rel].astype(np.float64)
+    unj_so_far = ctx.running(idx, ~judged)[rel].astype(np.float64)
+    seg = ctx.seg[idx][rel]
+    j = ctx.rank[idx][rel] - 1.0
     safe_j = np.maximum(j, 1.0)
     e = INFAP_EPSILON
     term = 1.0 / (j + 1) + (j / (j + 1)) * ((rel_so_far - 1 + nonrel_so_far + unj_so_far) / safe_j) * (
         (rel_so_far - 1 + e) / (rel_so_far - 1 + nonrel_so_far + 2 * e))
     term = np.where(j == 0, 1.0, term)
-    return _div(ctx.ssum(np.where(rel, term, 0.0)), ctx.num_rel(L))
+    return _div(ctx.rowsum(seg, term), ctx.num_rel(L))
 
 
 def judged_at(ctx, m):
@@ -577,20 +688,13 @@ def _lround(x):
 
 def _iprec(ctx, L, levels):
     """Interpolated precision at each recall level: rows x levels (trec_eval iprec_at_recall)."""
-    rel = ctx.rel(L)
     R = ctx.num_rel(L)
-    idx = np.flatnonzero(rel)
     out = np.zeros((ctx.n, len(levels)))
-    if len(idx) == 0:
+    if ("iprec", L) not in ctx.cache:
+        ctx.cache[("iprec", L)] = _interpolated(ctx, L)
+    smax, nrr, start = ctx.cache[("iprec", L)]
+    if len(smax) == 0:
         return out
-    seg = ctx.seg[idx]
-    j = ctx.segcount(rel)[idx].astype(np.float64)  # j-th relevant document of its row
-    prec = j / ctx.rank[idx]
-    # Suffix maximum of precision within each row: offsets keep rows apart.
-    off = 2.0 * (seg.max() - seg[::-1])
-    smax = (np.maximum.accumulate(prec[::-1] + off) - off)[::-1]
-    nrr = np.bincount(seg, minlength=ctx.n)
-    start = np.concatenate(([0], np.cumsum(nrr)[:-1]))
     for c_i, level in enumerate(levels):
         c = _lround(level * R)  # the recall level as a number of relevant documents
         c = np.maximum(c, 1)  # recall 0: the best precision anywhere
@@ -600,15 +704,42 @@ def _iprec(ctx, L, levels):
     return out
 
 
+def _interpolated(ctx, L) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(interpolated precision at each relevant retrieved document, their count per row, each row's first)."""
+    idx = ctx.where("rel", L)
+    seg = ctx.seg[idx]
+    nrr = np.bincount(seg, minlength=ctx.n)
+    start = np.concatenate(([0], np.cumsum(nrr)[:-1]))
+    if len(idx) == 0:
+        return np.zeros(0), nrr, start
+    j = ctx.running(idx, np.ones(len(idx), dtype=bool)).astype(np.float64)  # j-th relevant document of its row
+    prec = j / ctx.rank[idx]
+    # Suffix maximum of precision within each row, on exact integer codes of the values (their order):
+    # a row's codes are offset above every later row's, so the running maximum restarts at each row.
+    code = _dense_rank(prec)
+    values = np.empty(int(code.max()) + 1)
+    values[code] = prec
+    off = (seg.max() - seg[::-1]) * len(values)
+    return values[np.maximum.accumulate(code[::-1] + off) - off][::-1], nrr, start
+
+
 def iprec(ctx, m):
     """IPrec@r = max precision at any rank whose recall >= r, the level r*R rounded as trec_eval does."""
     return _iprec(ctx, _level(ctx, m), [m.cutoff])[:, 0]
 
 
+STANDARD_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
+
+
 def eleven_pt(ctx, m):
-    """11pt = mean of IPrec at recall 0.0, 0.1, ..., 1.0."""
-    levels = [i / 10 for i in range(11)]
-    return _iprec(ctx, _level(ctx, m), levels).mean(axis=1)
+    """11pt = mean of IPrec at recall 0.0, 0.1, ..., 1.0 (or at ``levels=``), summed from the last level to
+    the first and then divided, as trec_eval's 11pt_avg adds them."""
+    levels = m.params.get("levels") or STANDARD_LEVELS
+    iprec_ = _iprec(ctx, _level(ctx, m), levels)
+    total = np.zeros(ctx.n)
+    for c in range(len(levels) - 1, -1, -1):
+        total = total + iprec_[:, c]
+    return total / len(levels)
 
 
 def _set_counts(ctx, m):
@@ -629,11 +760,12 @@ def set_r(ctx, m):
 
 
 def set_f(ctx, m):
-    """SetF(beta) = (1 + beta^2) P R / (beta^2 P + R) over the retrieved set (van Rijsbergen)."""
-    b2 = m.params.get("beta", 1.0) ** 2
+    """SetF(beta) = (beta^2 + 1) P R / (beta^2 P + R) over the retrieved set (van Rijsbergen); ``beta2=``
+    gives beta^2 itself (trec_eval's set_F.x, x = beta^2)."""
+    b2 = m.params["beta2"] if m.params.get("beta2") is not None else m.params.get("beta", 1.0) ** 2
     nrr, nret, R = _set_counts(ctx, m)
     P, Rc = _div(nrr, nret), _div(nrr, R)
-    return _div((1 + b2) * P * Rc, b2 * P + Rc)
+    return _div((b2 + 1.0) * P * Rc, b2 * P + Rc)
 
 
 def set_e(ctx, m):
@@ -648,9 +780,9 @@ def set_rel_p(ctx, m):
 
 
 def set_ap(ctx, m):
-    """SetAP = SetP * SetR (trec_eval set_map)."""
+    """SetAP = SetP * SetR = |relevant retrieved|^2 / (|retrieved| R), computed so (trec_eval set_map)."""
     nrr, nret, R = _set_counts(ctx, m)
-    return _div(nrr, nret) * _div(nrr, R)
+    return _div(nrr * nrr, nret * R)
 
 
 def utility(ctx, m):
@@ -690,153 +822,238 @@ def num_rel_ret(ctx, m):
 def num_nonrel_judged_ret(ctx, m):
     """NumNonRelJudgedRet = retrieved documents judged non-relevant (0 <= grade < rel level)."""
     L = _level(ctx, m)
-    return ctx.ssum(ctx.lin(ctx.judged & ~ctx.rel(L)))
-
-
-def _rows(ctx):
-    """Per-row (row, retrieved grades, judged flags, qrels grades) for the loop-defined trec_eval measures."""
-    starts = np.concatenate(([0], np.cumsum(ctx.nret)))
-    qcount = np.bincount(ctx.qseg, minlength=ctx.n)
-    qstarts = np.concatenate(([0], np.cumsum(qcount)))
-    for row in range(ctx.n):
-        rs = slice(starts[row], starts[row + 1])
-        qs = slice(qstarts[row], qstarts[row + 1])
-        yield row, ctx.grade[rs].tolist(), ctx.qgrade[qs].tolist()
-
-
-class _IdealWalk:
-    """trec_eval's walk down the ideal ranking: judged documents by decreasing grade (gain = grade)."""
-
-    def __init__(self, qgrades):
-        self.levels = sorted(set(qgrades), reverse=True)  # distinct judged grades, best first
-        self.counts = {g: 0 for g in self.levels}
-        for g in qgrades:
-            self.counts[g] += 1
-        self.cur = 0
-        self.num_at_level = 0
-        self.gain = float(self.levels[0]) if self.levels else 0.0
-
-    def step(self):
-        """Advance one rank; returns the ideal gain at this rank."""
-        self.num_at_level += 1
-        while self.cur < len(self.levels) and self.num_at_level > self.counts[self.levels[self.cur]]:
-            self.num_at_level = 1
-            self.cur += 1
-        self.gain = float(self.levels[self.cur]) if self.cur < len(self.levels) else 0.0
-        return self.gain
+    if ctx.expected:
+        return ctx.ssum(ctx.lin(ctx.judged & ~ctx.rel(L)))
+    idx = ctx.where("judged")
+    return np.bincount(ctx.seg[idx[ctx.grade[idx] < L]], minlength=ctx.n).astype(np.float64)
 
 
 def bin_g(ctx, m):
     """binG = (1/R) sum over retrieved relevant docs of 1 / log2(2 + |non-relevant above|) (trec_eval)."""
     L = _level(ctx, m)
-    rel = ctx.rel(L)
-    nonrel_above = ctx.rank - ctx.segcount(rel)
-    return _div(ctx.ssum(np.where(rel, 1.0 / np.log2(2.0 + nonrel_above), 0.0)), ctx.num_rel(L))
+    idx = ctx.where("rel", L)
+    nonrel_above = ctx.rank[idx] - ctx.running(idx, np.ones(len(idx), dtype=bool))
+    return _div(ctx.rowsum(ctx.seg[idx], 1.0 / np.log2(2.0 + nonrel_above)), ctx.num_rel(L))
+
+
+# ------------------------------------------------ trec_eval's walk down the ideal ranking
+@dataclass
+class _Ideal:
+    """trec_eval's ideal ranking of every row: the gains its walk meets, in the order it meets them."""
+
+    seg: np.ndarray  # row of each ideal entry, rows in order
+    gain: np.ndarray  # its gain (> 0: the walk stops at the first gain <= 0)
+    pos: np.ndarray  # its 1-based position in the row's ideal ranking
+    count: np.ndarray  # entries per row (M)
+    start: np.ndarray  # first entry of each row
+    integral: bool  # every gain (ideal and of any retrieved document) is a whole number
+
+
+_MAX_TREC_GRADE = 1 << 16  # trec_eval's setup_gains keeps one entry per grade from 0 to the largest
+
+
+def _c_int(x: float) -> int:
+    """C's conversion of a double to int on x86-64 (cvttsd2si): truncation; INT_MIN when out of range."""
+    if x != x or not -2.0**31 - 1 < x < 2.0**31:
+        return -(2**31)
+    return int(x)
+
+
+def _glibc_qsort(items: list) -> list:
+    """(grade, gain) pairs ordered as trec_eval's setup_gains orders them: glibc's qsort (a merge sort,
+    halves of n // 2 and the rest, the left element first unless the comparison is > 0) with
+    comp_rel_gain, which returns the difference of the gains converted to int (0 when they differ by
+    less than 1), so gains closer than 1 keep their order in the list."""
+    if len(items) <= 1:
+        return list(items)
+    half = len(items) // 2
+    left, right = _glibc_qsort(items[:half]), _glibc_qsort(items[half:])
+    out, i, j = [], 0, 0
+    while i < len(left) and j < len(right):
+        if _c_int(left[i][1] - right[j][1]) <= 0:
+            out.append(left[i])
+            i += 1
+        else:
+            out.append(right[j])
+            j += 1
+    return out + left[i:] + right[j:]
+
+
+def _walk_order(gains: list, top: int) -> list:
+    """trec_eval's gain levels for a query whose largest grade is ``top``, in the order its walk takes
+    them (the largest gain first): the grades given gains, in the order given, then every other grade
+    from 0 to ``top`` with gain = grade, sorted by :func:`_glibc_qsort`, then reversed."""
+    given = dict(gains)
+    levels = list(gains) + [(g, float(g)) for g in range(top + 1) if g not in given]
+    return _glibc_qsort(levels)[::-1]
+
+
+def _trec_ideal(ctx, m) -> _Ideal:
+    """The ideal ranking that trec_eval's ndcg, ndcg_rel, Rndcg and G walk down (m_ndcg.c and others).
+
+    The walk goes through the gain levels from the last of :func:`_walk_order` on, taking as many
+    entries of a level as the query has judged documents of that grade, and stops at the first level
+    with documents whose gain is not positive; it does not start at all when the level it starts from
+    (the last in the list, documents or not) has a gain <= 0.  With every grade gaining itself this is
+    the judged documents of positive grade, best first.
+    """
+    gains = _gain_items(m)
+    key = ("trec_ideal", tuple(gains))
+    if key in ctx.cache:
+        return ctx.cache[key]
+    qseg, qgrade = ctx.qseg, ctx.qgrade
+    if not gains:
+        keep = qgrade > 0
+        seg, gain = qseg[keep], qgrade[keep].astype(np.float64)
+        integral = True
+    else:
+        top = ctx.top_grade()
+        if len(top) and int(top.max()) > _MAX_TREC_GRADE:
+            raise ValueError(f"measure {m.name!r}: gains per grade with grades above {_MAX_TREC_GRADE}: "
+                             "trec_eval's walk keeps an entry for every grade from 0 to the largest")
+        step = np.zeros(len(qgrade), dtype=np.int64)  # position of each judgment's level in the walk
+        gain = np.zeros(len(qgrade))
+        starts = np.ones(ctx.n, dtype=bool)  # the walk starts: its first level has a gain > 0
+        row_top = top[qseg]
+        for t in np.unique(row_top).tolist():
+            order = _walk_order(gains, t)
+            where = np.flatnonzero(row_top == t)
+            position = np.zeros(t + 1, dtype=np.int64)
+            level_gain = np.zeros(t + 1)
+            for i, (g, v) in enumerate(order):
+                if 0 <= g <= t:
+                    position[g], level_gain[g] = i, v
+            step[where] = position[qgrade[where]]
+            gain[where] = level_gain[qgrade[where]]
+            starts[top == t] = order[0][1] > 0
+        walk = np.lexsort((step, qseg))  # rows stay in order; within a row, the walk's order
+        seg, gain = qseg[walk], gain[walk]
+        stop = gain <= 0  # the walk ends at the first of these in its row
+        before = np.concatenate(([0], np.cumsum(np.bincount(seg[stop], minlength=ctx.n))[:-1]))
+        keep = (np.cumsum(stop) - before[seg] == 0) & starts[seg]
+        seg, gain = seg[keep], gain[keep]
+        integral = all(float(v).is_integer() for _, v in gains)
+    count = np.bincount(seg, minlength=ctx.n)
+    start = np.cumsum(count) - count
+    pos = np.arange(1, len(seg) + 1, dtype=np.int64) - start[seg]
+    ctx.cache[key] = out = _Ideal(seg, gain, pos, count, start, integral)
+    return out
+
+
+def _trec_results(ctx, m) -> tuple[np.ndarray, np.ndarray]:
+    """(positions, gains) of the retrieved entries whose gain is not 0, in rank order (trec_eval's get_gain)."""
+    idx = _gain_entries(ctx, m)
+    gain = _gain(ctx, m, ctx.grade[idx], ctx.seg[idx], ctx.judged[idx])
+    nonzero = gain != 0
+    return idx[nonzero], gain[nonzero]
+
+
+def _running(x: np.ndarray, seg: np.ndarray, n: int) -> np.ndarray:
+    """Running sum of x within each row (inclusive), from one cumulative sum: exact for whole numbers only."""
+    totals = np.bincount(seg, weights=x, minlength=n)
+    return np.cumsum(x) - (np.cumsum(totals) - totals)[seg]
+
+
+def _at(cum: np.ndarray, start: np.ndarray, rows: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """cum's running value after the first k entries of each row (0 for k = 0)."""
+    k = np.asarray(k, dtype=np.int64)
+    out = np.zeros(len(k))
+    some = k > 0
+    out[some] = cum[start[rows[some]] + k[some] - 1]
+    return out
+
+
+def _ideal_dcg_running(ctx, ideal: _Ideal) -> np.ndarray:
+    """Running ideal DCG of each ideal entry: the sum of gain / log2(position + 1) so far (trec_eval's order)."""
+    return _local_cumsum(ideal.gain / _log2_table(ctx, ideal.pos)[ideal.pos], ideal.seg, ctx.n)
 
 
 def g_measure(ctx, m):
     """G (trec_eval, experimental): sum_i g_i / log2(2 + cost_i - gain so far_i), over the total ideal gain.
 
-    cost_i sums max(ideal gain at rank j, 1) over ranks j <= i (1 once the ideal list is exhausted).
+    cost_i sums max(ideal gain at rank j, 1) over ranks j <= i (1 once the ideal list is exhausted);
+    gain so far_i sums the retrieved gains of ranks <= i.  ``gains=`` as trec_eval's G.1=g,...
     """
-    out = np.zeros(ctx.n)
-    for row, grades, qgrades in _rows(ctx):
-        walk = _IdealWalk(qgrades)
-        sum_res = sum_ideal = sum_cost = g = 0.0
-        ideal = walk.gain
-        for gain in grades:
-            sum_res += gain
-            if ideal > 0:
-                ideal = walk.step()
-                sum_ideal += max(ideal, 0.0)
-                sum_cost += ideal if ideal >= 1.0 else 1.0
-            else:
-                sum_cost += 1.0
-            if gain:
-                g += gain / np.log2(2 + sum_cost - sum_res)
-        while ideal > 0:
-            ideal = walk.step()
-            sum_ideal += max(ideal, 0.0)
-        out[row] = g / sum_ideal if sum_ideal > 0 else 0.0
-    return out
+    ideal = _trec_ideal(ctx, m)
+    idx, x = _trec_results(ctx, m)
+    seg, rank = ctx.seg[idx], ctx.rank[idx]
+    count = ideal.count
+    cost = np.maximum(ideal.gain, 1.0)
+    if ideal.integral:  # whole numbers: every running sum is exact, in any order
+        within = np.minimum(rank, count[seg])
+        sum_cost = _at(_running(cost, ideal.seg, ctx.n), ideal.start, seg, within) + (rank - within)
+        sum_res = _running(x, seg, ctx.n)
+    else:  # added rank after rank, as trec_eval does
+        row_cost = np.ones(len(ctx.seg))
+        inside = ctx.rank <= count[ctx.seg]
+        row_cost[inside] = cost[ideal.start[ctx.seg[inside]] + ctx.rank[inside] - 1]
+        sum_cost = _local_cumsum(row_cost, ctx.seg, ctx.n)[idx]
+        sum_res = _local_cumsum(x, seg, ctx.n)
+    total_g = ctx.rowsum(seg, x / np.log2((2.0 + sum_cost) - sum_res))
+    return _div(total_g, ctx.rowsum(ideal.seg, ideal.gain))
 
 
 def ndcg_rel(ctx, m):
-    """ndcg_rel (trec_eval, experimental): nDCG averaged over relevant docs; unretrieved ones get the final nDCG."""
-    out = np.zeros(ctx.n)
-    for row, grades, qgrades in _rows(ctx):
-        walk = _IdealWalk(qgrades)
-        ideal = walk.gain
-        dcg_ = idcg = s = 0.0
-        nrel = nrelret = 0
-        i = 0
-        for gain in grades:
-            if gain:
-                dcg_ += gain / np.log2(i + 2)
-            if ideal > 0:
-                ideal = walk.step()
-                if ideal > 0:
-                    nrel += 1
-                    idcg += ideal / np.log2(i + 2)
-            if gain > 0:
-                s += dcg_ / idcg if idcg > 0 else 0.0
-                nrelret += 1
-            i += 1
-        while ideal > 0:
-            ideal = walk.step()
-            if ideal > 0:
-                nrel += 1
-                idcg += ideal / np.log2(i + 2)
-            i += 1
-        if idcg > 0:
-            s += (nrel - nrelret) * dcg_ / idcg
-        out[row] = s / nrel if s > 0 else 0.0
-    return out
+    """ndcg_rel (trec_eval, experimental): nDCG averaged over relevant docs; unretrieved ones get the final nDCG.
+
+    At each retrieved document of positive gain at rank i: DCG@i / ideal DCG@min(i, M), M the number of
+    documents of positive gain in the ideal ranking; the M - (those retrieved) others add DCG / ideal DCG
+    of the whole lists; the sum is divided by M (0 unless positive).  ``gains=`` as trec_eval's.
+    """
+    ideal = _trec_ideal(ctx, m)
+    idx, x = _trec_results(ctx, m)
+    seg, rank = ctx.seg[idx], ctx.rank[idx]
+    M = ideal.count
+    running_idcg = _ideal_dcg_running(ctx, ideal)
+    dcg_ = _local_cumsum(x / _log2_table(ctx, rank)[rank], seg, ctx.n)
+    pos = x > 0
+    rows = seg[pos]
+    with np.errstate(divide="ignore", invalid="ignore"):  # a row whose walk never starts: as C, inf and nan
+        terms = dcg_[pos] / _at(running_idcg, ideal.start, rows, np.minimum(rank[pos], M[rows]))
+        total = ctx.rowsum(rows, terms)
+        n_found = np.bincount(rows, minlength=ctx.n)
+        final_dcg = ctx.rowsum(seg, np.where(_last_of_row(seg), dcg_, 0.0))
+        final_idcg = _at(running_idcg, ideal.start, np.arange(ctx.n), M)
+        total = total + ((M - n_found).astype(np.float64) * final_dcg) / final_idcg
+        return np.where(total > 0, total / np.maximum(M, 1), 0.0)
+
+
+def _last_of_row(seg: np.ndarray) -> np.ndarray:
+    """True at the last entry of each row (seg non-decreasing)."""
+    return np.append(seg[1:] != seg[:-1], True) if len(seg) else np.zeros(0, dtype=bool)
 
 
 def rndcg(ctx, m):
-    """Rndcg (trec_eval, experimental): nDCG averaged at each rank where the ideal gain level drops."""
-    out = np.zeros(ctx.n)
+    """Rndcg (trec_eval, experimental): nDCG averaged at each rank where the ideal gain level drops.
+
+    With the ideal ranking's gains y_1 .. y_M: nDCG is taken after rank i for every i < M with
+    y_{i+1} != y_i, after rank M (where the ideal gain drops to 0), and after the last retrieved rank when
+    it lies beyond M + 1; DCG after rank i sums the retrieved ranks <= i only.  0 when R = 0.  ``gains=``
+    as trec_eval's (its 0/0 when no such point has an ideal DCG above 0 is 0 here).
+    """
     R = ctx.num_rel(_level(ctx, m))
-    for row, grades, qgrades in _rows(ctx):
-        if R[row] == 0:
-            continue
-        walk = _IdealWalk(qgrades)
-        ideal = old = walk.gain
-        dcg_ = idcg = s = 0.0
-        changes = 0
-        i = 0
-        n = len(grades)
-        while i < n and ideal > 0:
-            gain = grades[i]
-            ideal = walk.step()
-            if old != ideal:
-                if idcg > 0:
-                    s += dcg_ / idcg
-                    changes += 1
-                old = ideal
-            if gain:
-                dcg_ += gain / np.log2(i + 2)
-            if ideal > 0:
-                idcg += ideal / np.log2(i + 2)
-            i += 1
-        if i < n:
-            while i < n:
-                if grades[i]:
-                    dcg_ += grades[i] / np.log2(i + 2)
-                i += 1
-            if idcg > 0:
-                s += dcg_ / idcg
-                changes += 1
-        while ideal > 0:
-            ideal = walk.step()
-            if old != ideal:
-                if idcg > 0:
-                    s += dcg_ / idcg
-                    changes += 1
-                old = ideal
-            if ideal > 0:
-                idcg += ideal / np.log2(i + 2)
-            i += 1
-        out[row] = s / changes if changes else 0.0
-    return out
+    ideal = _trec_ideal(ctx, m)
+    idx, x = _trec_results(ctx, m)
+    seg, rank = ctx.seg[idx], ctx.rank[idx]
+    M = ideal.count
+    running_idcg = _ideal_dcg_running(ctx, ideal)
+    dcg_ = _local_cumsum(x / _log2_table(ctx, rank)[rank], seg, ctx.n)
+    # the points: i (1-based) where the next ideal gain differs, and i = M
+    change = np.flatnonzero(np.append((ideal.seg[1:] == ideal.seg[:-1]) & (ideal.gain[1:] != ideal.gain[:-1]),
+                                      False) | _last_of_row(ideal.seg))
+    rows, at = ideal.seg[change], ideal.pos[change]
+    nret = ctx.nret
+    beyond = np.flatnonzero((M > 0) & (M + 1 < nret))  # the retrieved list goes on past the ideal one
+    rows = np.concatenate((rows, beyond))
+    at = np.concatenate((at, nret[beyond]))
+    ideal_at = np.concatenate((running_idcg[change], _at(running_idcg, ideal.start, beyond, M[beyond])))
+    order = np.lexsort((at, rows))  # each row's points in order: the sum is taken in trec_eval's order
+    rows, at, ideal_at = rows[order], at[order], ideal_at[order]
+    # DCG after rank `at`: the running DCG of the last retrieved entry of the row ranked <= at
+    span = int(max(nret.max(initial=0), M.max(initial=0))) + 2
+    found = np.searchsorted(seg * span + rank, rows * span + at, side="right") - 1
+    first = np.searchsorted(seg, rows, side="left")
+    dcg_at = np.where(found >= first, dcg_[np.maximum(found, 0)] if len(dcg_) else 0.0, 0.0)
+    total = ctx.rowsum(rows, dcg_at / ideal_at)
+    points = np.bincount(rows, minlength=ctx.n)
+    return np.where((R > 0) & (points > 0), _div(total, points), 0.0)

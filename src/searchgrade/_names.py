@@ -10,7 +10,9 @@ Three ways to name a measure, all read with the registry (:mod:`searchgrade._reg
   ``gain``, ``SetP(relative=True)`` -> SetRelP, ``NumRet(rel=1)`` -> NumRelRet);
 * trec_eval's printed names, case-sensitive: ``P_10``, ``map``, ``ndcg_cut_10``,
   ``iprec_at_recall_0.10``, ``Rprec_mult_0.20``, ``set_F_0.5``,
-  ``utility_1,-2,0,0``, ``rbp_p=0.8``, ``rbp`` (trec_eval's p = 0.9);
+  ``utility_1,-2,0,0``, ``11pt_avg_0.2,0.5,0.8``, ``rbp_p=0.8``, ``ndcg_1=4,2=8``,
+  ``rbp`` (trec_eval's p = 0.9), and :func:`trec_expand` reads a ``-m`` argument
+  (``P.5,10``, ``ndcg_cut.23.4``) as trec_eval 10.0 reads it;
 * an ir_measures measure object (``ir_measures.nDCG@10``): read from its
   parameters, never by importing ir_measures.
 
@@ -33,7 +35,7 @@ from dataclasses import dataclass, field, replace
 from typing import Mapping
 
 from ._params import Param, fmt_value
-from ._registry import ALIASES, ANY, COMMON, FAMILIES, IR_CONVERT, IR_FIXED, Family, TrecName, family, trec_root
+from ._registry import ALIASES, ANY, COMMON, FAMILIES, IR_FIXED, IR_RENAME, Family, TrecName, family, trec_root
 
 __all__ = ["Measure", "parse_measure", "known_measures", "trec_expand", "is_ir_measure"]
 
@@ -67,8 +69,8 @@ class Measure:
     @property
     def key(self) -> tuple:
         """What the measure computes (family, parameters as evaluated, cutoff): equal keys, equal values."""
-        params = dict(self.params)
         fam = FAMILIES[self.family]
+        params = fam.normalised(self.params)  # SetF(beta=2) is SetF(beta2=4)
         if fam.param("rel") is not None and not fam.graded:  # a graded family's rel= changes the gain
             params.setdefault("rel", self.rel_level)
         params.setdefault("judged_only", self.judged_only)
@@ -239,7 +241,7 @@ def _at_keyword(spelling: str, fam: Family, items: list, cut) -> tuple[list, obj
 
 
 def _closing(spelling: str, text: str, start: int) -> int:
-    """Index of the ')' closing the '(' at ``start`` (quotes and braces respected)."""
+    """Index of the ')' closing the '(' at ``start`` (quotes, braces and brackets respected)."""
     quote, depth = None, 0
     for i in range(start + 1, len(text)):
         ch = text[i]
@@ -247,9 +249,9 @@ def _closing(spelling: str, text: str, start: int) -> int:
             quote = None if ch == quote else quote
         elif ch in _QUOTES:
             quote = ch
-        elif ch == "{":
+        elif ch in "{[":
             depth += 1
-        elif ch == "}":
+        elif ch in "}]":
             depth -= 1
         elif ch == ")" and depth == 0:
             return i
@@ -264,9 +266,9 @@ def _items(spelling: str, inner: str) -> list[tuple[str, str]]:
             quote = None if ch == quote else quote
         elif ch in _QUOTES:
             quote = ch
-        elif ch == "{":
+        elif ch in "{[":
             depth += 1
-        elif ch == "}":
+        elif ch in "}]":
             depth -= 1
         elif ch == "," and depth == 0:
             parts.append("".join(cur))
@@ -304,10 +306,9 @@ def _from_ir_object(obj) -> Measure:
             hidden.add(_target_name(fam, key))
     items = list(params.items())
     target, _ = _redirect(spelling, fam, items)
-    convert = dict(IR_CONVERT.get(target.name, ()))  # ir_measures' value means another searchgrade value:
-    hidden |= set(convert) & set(params)  # its spelling does not show searchgrade's value
-    items = [(key, convert[key](value) if key in convert and not isinstance(value, (str, bool)) else value)
-             for key, value in items]
+    rename = IR_RENAME.get(target.name, {})  # ir_measures' parameter is another searchgrade parameter:
+    hidden |= {rename[key] for key in params if key in rename}  # its spelling does not show it
+    items = [(rename.get(key, key), value) for key, value in items]
     return _build(spelling, fam, items, cut, implied=IR_FIXED.get(target.name, ()), hidden=hidden)
 
 
@@ -321,14 +322,21 @@ def _target_name(fam: Family, key: str) -> str:
 def _suffix_pattern(spec: TrecName) -> str:
     """The regex of what follows ``root_`` in trec_eval's printed name for this spec."""
     return {"cut": r"(\d+)", "level": r"(\d*\.?\d+)", "doubles": r"([-+0-9.eE]+(?:,[-+0-9.eE]+)*)",
+            "list": r"([-+0-9.eE]+(?:,[-+0-9.eE]+)*)",
             "pairs": r"([^=,]+=[^=,]+(?:,[^=,]+=[^=,]+)*)"}[spec.style]
 
 
 _TREC_EXACT = {spec.root: (fam, spec) for fam in FAMILIES.values() for spec in fam.trec
-               if spec.style in ("plain", "doubles", "pairs")}
+               if spec.style in ("plain", "doubles", "list", "pairs")}
 _TREC_SUFFIX = sorted(((re.compile(re.escape(spec.root) + "_" + _suffix_pattern(spec)), fam, spec)
                        for fam in FAMILIES.values() for spec in fam.trec if spec.style != "plain"),
                       key=lambda t: -len(t[2].root))  # rbp_resid_p=0.8 is rbp_resid's, not rbp's
+
+# How trec_eval's C library reads a parameter: atol reads the integer part of a cut-off (23.4 is 23),
+# atof a decimal number.  What either would misread (5x, 1e3 as a cut-off, an empty item) is refused.
+_ATOL = re.compile(r"\s*[+-]?\d+(\.\d*)?")
+_ATOF = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
+_GRADE = re.compile(r"[+-]?\d+")  # trec_eval's valid_int: a pair whose name is an integer sets a gain
 
 
 def _from_trec(spelling: str, text: str) -> Measure | None:
@@ -349,78 +357,113 @@ def _trec_measure(spelling: str, fam: Family, spec: TrecName, value: str) -> Mea
         if spec.target == "cutoff":
             return _build(spelling, fam, [], value, implied=spec.implied)
         return _build(spelling, fam, [(spec.target, value)], None, implied=spec.implied)
+    items, implied = _trec_items(spelling, fam, spec, value)
+    return _build(spelling, fam, items, None, implied=implied)
+
+
+def _trec_float(where: str, text: str) -> float:
+    """A number as trec_eval's atof reads it, or ValueError."""
+    if not _ATOF.fullmatch(text):
+        raise ValueError(f"measure {where}: {text!r} is not a number")
+    return float(text)
+
+
+def _trec_items(where: str, fam: Family, spec: TrecName, text: str) -> tuple[list, tuple]:
+    """(parameter items, implied parameters) of the parameter text of a doubles, list or pairs root."""
     if spec.style == "doubles":
-        values = value.split(",")
+        values = text.split(",")
         if len(values) != len(spec.params):
-            raise ValueError(f"measure {spelling!r}: trec_eval's {spec.root} takes {len(spec.params)} value(s) "
+            raise ValueError(f"measure {where}: trec_eval's {spec.root} takes {len(spec.params)} value(s) "
                              f"({','.join(spec.params)}), not {len(values)}")
-        items = [(p, spec.to_searchgrade(p, _trec_float(spelling, p, v))) for p, v in zip(spec.params, values)]
-        return _build(spelling, fam, items, None, implied=spec.implied)
-    pairs = [tuple(part.split("=", 1)) for part in value.split(",")]
-    if spec.params == ("gains",):  # ndcg_1=4,2=8: a gain per grade
-        return _build(spelling, fam, [("gains", value)], None, implied=spec.implied)
-    for key, _ in pairs:
-        if key not in spec.params:
-            raise ValueError(f"measure {spelling!r}: trec_eval's {spec.root} has no parameter {key!r} "
-                             f"(allowed: {', '.join(spec.params)})")
-    return _build(spelling, fam, pairs, None, implied=spec.implied)
+        return [(p, _trec_float(where, v)) for p, v in zip(spec.params, values)], spec.implied
+    if spec.style == "list":
+        return [(spec.params[0], tuple(_trec_float(where, v) for v in text.split(",")))], spec.implied
+    items, gains = [], {}
+    for part in text.split(","):
+        name, eq, value = part.partition("=")
+        if not eq or not name or "=" in value:
+            raise ValueError(f"measure {where}: {part!r} is not of the form name=value")
+        if "gains" in spec.params and _GRADE.fullmatch(name):
+            if int(name) in gains:
+                raise ValueError(f"measure {where}: the gain of grade {int(name)} is given twice")
+            gains[int(name)] = _trec_float(where, value)
+        elif name in spec.params and name != "gains":
+            if name in dict(items):
+                raise ValueError(f"measure {where}: parameter {name!r} is given twice")
+            items.append((name, _trec_float(where, value)))
+        else:
+            allowed = " and ".join(["grade=gain pairs" if p == "gains" else f"{p}=" for p in spec.params])
+            raise ValueError(f"measure {where}: unknown parameter {name!r} (trec_eval's {spec.root} takes "
+                             f"{allowed or 'no parameters'})")
+    implied = spec.implied
+    if gains:
+        items.append(("gains", gains))
+        implied = tuple(implied) + tuple(spec.implied_with_gains)
+    return items, implied
 
 
-def _trec_float(spelling: str, param: str, text: str) -> float:
-    """One of trec_eval's double parameters as a number."""
-    try:
-        return float(text)
-    except ValueError:
-        raise ValueError(f"measure {spelling!r}: parameter {param}={text} is not a number") from None
+def _trec_cuts(where: str, spec: TrecName, text: str) -> list:
+    """Cut-offs (long: truncated as atol does, positive) or levels (atof), sorted and distinct."""
+    values = []
+    for item in text.split(","):
+        if spec.style == "cut":
+            if not _ATOL.fullmatch(item):
+                raise ValueError(f"measure {where}: cut-off {item!r} is not a number (e.g. {spec.root}.5,10)")
+            values.append(int(item.split(".")[0]))
+        else:
+            values.append(_trec_float(where, item))
+    values.sort()
+    if spec.style == "cut" and values[0] <= 0:
+        raise ValueError(f"measure {where}: cut-offs must be positive")
+    if len(set(values)) < len(values):
+        raise ValueError(f"measure {where}: duplicate cut-offs")
+    return values
 
 
-def trec_expand(root: str, text: str | None = None, rel: int | None = None) -> list[tuple[str, Measure]]:
+def trec_expand(root: str, text: str | None = None, rel: int | None = None,
+                n_docs: int | None = None) -> list[tuple[str, Measure]]:
     """(trec_eval's printed name, Measure) for each value trec_eval prints for ``-m root[.text]``.
 
-    ``trec_expand("P")`` gives P_5 ... P_1000 (trec_eval's default cut-offs),
-    ``trec_expand("P", "5,10")`` P_5 and P_10, ``trec_expand("rbp", "p=0.95")``
-    rbp_p=0.95, ``trec_expand("utility", "1,-2,0,0")`` utility_1,-2,0,0.  With
-    ``rel`` every measure that has a relevance level gets ``rel=`` (trec_eval -l).
+    The parameter text is read as trec_eval 10.0 reads it (``meas_init.c``): long
+    cut-offs truncated (``ndcg_cut.23.4`` is ndcg_cut_23), sorted, each printed as
+    ``root_k``; levels (``iprec_at_recall.0.125``) sorted and printed ``root_%3.2f``;
+    other parameters printed verbatim after ``root_``.  ``trec_expand("P")`` gives
+    P_5 ... P_1000 (trec_eval's default cut-offs), ``trec_expand("rbp", "p=0.95")``
+    rbp_p=0.95, ``trec_expand("ndcg", "1=3,2=9")`` ndcg_1=3,2=9.  With ``rel`` every
+    measure that has a relevance level gets ``rel=`` (trec_eval -l), and with ``n_docs``
+    every measure that takes the collection size gets ``n_docs=`` (-N).  Where trec_eval
+    would misread or ignore the text (``P.5x``, ``map.5``, an unknown ``name=``), a
+    ValueError names it.  The measures are named canonically (the printed names of
+    two levels can be equal: iprec_at_recall_0.12 for 0.12 and 0.125).
     """
     found = trec_root(root)
     if found is None:
         raise ValueError(f"unknown trec_eval measure {root!r}")
     fam, spec = found
+    where = root if text is None else f"{root}.{text}"
+    if text == "":
+        raise ValueError(f"measure {root}.: no parameters after the '.'")
     if spec.cut:
-        if text is None:
-            values = list(spec.defaults)
-        else:
-            values = sorted(float(v) if spec.style == "level" else _trec_int(root, v) for v in text.split(","))
-            if len(set(values)) != len(values):
-                raise ValueError(f"trec_eval measure {root}: duplicate cut-offs in {text!r}")
-        names = [spec.printed(v) for v in values]
+        values = list(spec.defaults) if text is None else _trec_cuts(where, spec, text)
+        built = [(spec.printed(v), _build(where, fam, [] if spec.target == "cutoff" else [(spec.target, v)],
+                                          v if spec.target == "cutoff" else None, implied=spec.implied))
+                 for v in values]
     elif spec.style == "plain":
         if text is not None:
-            raise ValueError(f"trec_eval measure {root} takes no parameters (got {text!r})")
-        names = [root]
+            raise ValueError(f"measure {where}: trec_eval measure {root} takes no parameters "
+                             f"(trec_eval 10.0 ignores {where})")
+        built = [(root, _build(where, fam, [], None, implied=spec.implied))]
     else:
-        names = [root if text is None else f"{root}_{text}"]
+        items, implied = ([], spec.implied) if text is None else _trec_items(where, fam, spec, text)
+        if n_docs is not None and fam.param("n_docs") is not None:  # trec_eval -N
+            items.append(("n_docs", n_docs))
+        built = [(spec.printed(text), _build(where, fam, items, None, implied=implied))]
     out = []
-    for printed in names:
-        m = _from_trec(printed, printed)
-        if m is None:
-            raise ValueError(f"trec_eval measure {root}: bad parameters {text!r}")
+    for printed, m in built:
         if rel is not None and fam.param("rel") is not None and not fam.graded:  # trec_eval -l
             m = replace(m, params={**m.params, "rel": int(rel)})
-            m = replace(m, name=m.canonical)
-        out.append((printed, m))
+        out.append((printed, replace(m, name=m.canonical, spelling=printed)))
     return out
-
-
-def _trec_int(root: str, text: str) -> int:
-    """A trec_eval long cut-off (a positive integer)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise ValueError(f"trec_eval measure {root}: cut-off {text!r} is not a number") from None
-    if not value.is_integer() or value < 1:
-        raise ValueError(f"trec_eval measure {root}: cut-offs must be positive integers, not {text!r}")
-    return int(value)
 
 
 # ---------------------------------------------------------------- known names
@@ -432,8 +475,10 @@ def _trec_form(fam: Family, spec: TrecName) -> str:
         return f"{spec.root}_{'r' if spec.target == 'cutoff' else spec.target}"
     if spec.style == "doubles":
         return f"{spec.root}[_{','.join(spec.params)}]"
+    if spec.style == "list":
+        return f"{spec.root}[_x,y,...]"
     if spec.style == "pairs":
-        return f"{spec.root}[_{'grade=gain,...' if spec.params == ('gains',) else spec.params[0] + '=x'}]"
+        return f"{spec.root}[_{','.join('grade=gain,...' if p == 'gains' else p + '=x' for p in spec.params)}]"
     return spec.root
 
 

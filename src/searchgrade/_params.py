@@ -16,7 +16,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-__all__ = ["Param", "fmt_value", "positive", "positive_int", "open_unit", "above_one", "finite", "gain_map"]
+__all__ = ["Param", "fmt_value", "positive", "positive_int", "open_unit", "above_one", "finite", "gain_map",
+           "recall_levels"]
 
 
 @dataclass(frozen=True)
@@ -24,7 +25,7 @@ class Param:
     """One parameter of a measure family: name, type, default, allowed values and meaning."""
 
     name: str
-    dtype: type  # int, float, str, bool or dict (a {grade: gain} map)
+    dtype: type  # int, float, str, bool, dict (a {grade: gain} map) or tuple (of numbers, e.g. recall levels)
     default: Any = None  # None: not set (e.g. rel: the evaluation's rel_level applies)
     doc: str = ""  # one line: what it means
     choices: tuple = ()  # allowed values (str parameters)
@@ -112,10 +113,34 @@ def _to_dict(raw, bad) -> dict:
     else:
         raise bad("must be a mapping like {1:4,2:8}")
     unquote = (lambda x: x.strip().strip("'\"") if isinstance(x, str) else x)  # {'1': 2} is {1: 2}
-    return {_to_int(unquote(g), bad): _number(unquote(v), bad) for g, v in items}
+    out = {}
+    for g, v in items:  # in the order given (trec_eval's walk over gains depends on it)
+        grade = _to_int(unquote(g), bad)
+        if grade in out:
+            raise bad(f"gives grade {grade} twice")
+        out[grade] = _number(unquote(v), bad)
+    return out
 
 
-_CONVERT = {int: _to_int, float: _number, str: _to_str, bool: _to_bool, dict: _to_dict}
+def _to_tuple(raw, bad) -> tuple:
+    """Numbers from a sequence or text ``[0.25,0.5]`` (also ``0.25,0.5``), as a tuple of floats."""
+    if isinstance(raw, str):
+        text = raw.strip()
+        if text[:1] + text[-1:] in ("[]", "()"):
+            text = text[1:-1]
+        items = [part.strip() for part in text.split(",")]
+        if not all(items):
+            raise bad("must be numbers like [0.25,0.5]")
+    elif isinstance(raw, (list, tuple)):
+        items = list(raw)
+    else:
+        raise bad("must be numbers like [0.25,0.5]")
+    if not items:
+        raise bad("holds no number")
+    return tuple(_number(item, bad) for item in items)
+
+
+_CONVERT = {int: _to_int, float: _number, str: _to_str, bool: _to_bool, dict: _to_dict, tuple: _to_tuple}
 
 
 # ----------------------------------------------------------------------- checks
@@ -145,11 +170,18 @@ def finite(v) -> str | None:
 
 
 def gain_map(v) -> str | None:
-    """A {grade: gain} map: grades >= 0 (judged), gains >= 0."""
+    """A {grade: gain} map: grades >= 0 (judged); any finite gain, 0 or negative too (as trec_eval allows)."""
     if any(g < 0 for g in v):
         return "maps negative grades (only grades >= 0 are judged and can gain)"
-    if any(x < 0 for x in v.values()):
-        return "has a negative gain"
+    return None
+
+
+def recall_levels(v) -> str | None:
+    """Recall levels: in [0, 1], in increasing order (repeats allowed)."""
+    if not all(0 <= x <= 1 for x in v):
+        return "must lie in [0, 1]"
+    if any(b < a for a, b in zip(v, v[1:])):
+        return "must be in increasing order"
     return None
 
 
@@ -160,6 +192,8 @@ def fmt_value(v) -> str:
         return str(v)
     if isinstance(v, float):
         return str(int(v)) if v.is_integer() and abs(v) < 1e16 else repr(v)
-    if isinstance(v, dict):
-        return "{" + ",".join(f"{g}:{fmt_value(x)}" for g, x in sorted(v.items())) + "}"
+    if isinstance(v, dict):  # in the map's own order
+        return "{" + ",".join(f"{g}:{fmt_value(x)}" for g, x in v.items()) + "}"
+    if isinstance(v, tuple):
+        return "[" + ",".join(fmt_value(x) for x in v) + "]"
     return str(v)

@@ -33,6 +33,23 @@ def natural_key(qid) -> tuple:
     return tuple([(0, int(p), "") if p.isdigit() else (1, 0, p) for p in _RUNS.findall(s)] + [(2, 0, s)])
 
 
+_PREFIX_NUMBER = re.compile(r"(\D*)(\d+)")
+
+
+def natural_sorted(ids: list) -> list:
+    """ids sorted by :func:`natural_key`; when every id is text then digits (301, q12, doc_7) by a
+    cheaper key that orders them the same: (text, number, id)."""
+    match = _PREFIX_NUMBER.fullmatch
+    try:
+        found = [match(q) for q in ids]
+    except TypeError:  # not all str
+        return sorted(ids, key=natural_key)
+    if not all(found):
+        return sorted(ids, key=natural_key)
+    keys = [(m.group(1), int(m.group(2)), q) for m, q in zip(found, ids)]
+    return [q for _, _, q in sorted(keys)]
+
+
 def warn_user(message: str) -> None:
     """A UserWarning attributed to the first caller outside searchgrade."""
     frame, level = sys._getframe(0), 1
@@ -131,7 +148,7 @@ class QrelsIndex:
     def natural(self) -> list:
         """Qrels query ids in natural order (q2 before q10)."""
         if self._natural is None:
-            self._natural = sorted(self.grades, key=natural_key)
+            self._natural = natural_sorted(list(self.grades))
         return self._natural
 
     def rows(self, run: Mapping, missing: str) -> list:

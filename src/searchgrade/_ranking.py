@@ -17,10 +17,10 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from ._measures import Ranked
+from ._measures import Ranked, _dense_rank
 from ._qrels import NONPOOL, QrelsIndex
 
-__all__ = ["rank", "sort_rows"]
+__all__ = ["rank", "sort_rows", "rank_columns"]
 
 
 def rank(index: QrelsIndex, run: Mapping, rows: Sequence, *, ties: str, judged_only: bool = False,
@@ -226,3 +226,100 @@ def _rank_rows(score: np.ndarray, lengths: np.ndarray, stable: bool) -> np.ndarr
         by_score += starts[rows][:, None]
         order[cells] = by_score[filled]
     return order
+
+
+# -------------------------------------------------------------- from columns
+_DENSE_KEYS = 1 << 23  # up to this many (row, document) pairs, grades are found through a table (32 MB)
+
+
+def rank_columns(qrels, run, *, complete: bool, max_docs: int | None = None,
+                 judged_only: bool = False) -> tuple[list, Ranked]:
+    """trec_eval's rows and ranking straight from columns (:class:`searchgrade._trec_bulk.Columns`).
+
+    What searchgrade.trec_eval evaluates, without building ``{qid: {docid: ...}}`` dicts: the rows
+    are the qrels queries that the run ranks (every qrels query when ``complete``) in strcmp order,
+    each ranked by score descending, ties by docid descending in strcmp order (trec_eval's qsort),
+    then cut to ``max_docs`` and to the judged documents if ``judged_only``.  Both column sets hold
+    no (query, document) pair twice.  The same ranking as :func:`rank` with ``ties="trec"``.
+    """
+    qgrade_all = np.asarray(qrels.values, dtype=np.int64)
+    if len(qgrade_all) and qgrade_all.min() == NONPOOL:
+        raise ValueError("qrels: a grade does not fit (grades are integers from -2**63 + 1 to 2**63 - 1)")
+    in_run = set(run.keys)
+    rows = sorted(qrels.keys if complete else [q for q in qrels.keys if q in in_run])
+    row_of = {q: i for i, q in enumerate(rows)}
+    n = len(rows)
+    qrow = np.fromiter((row_of.get(q, -1) for q in qrels.keys), dtype=np.int64, count=len(qrels.keys))[qrels.codes]
+    rrow = np.fromiter((row_of.get(q, -1) for q in run.keys), dtype=np.int64, count=len(run.keys))[run.codes]
+    # the qrels of the rows, by (row, document) key; documents numbered by the qrels' own codes
+    qdoc_code = {d: i for i, d in enumerate(qrels.doc_keys)}
+    n_qdocs = max(len(qrels.doc_keys), 1)
+    mine = qrow >= 0
+    qkey = qrow[mine] * n_qdocs + qrels.doc_codes[mine]
+    qgrade = qgrade_all[mine]
+    by_key = np.argsort(qkey, kind="stable")
+    qkey, qgrade_by_key = qkey[by_key], qgrade[by_key]
+    # the run's entries of the rows, ranked: row, score descending, docid descending
+    keep = rrow >= 0
+    seg0, score = rrow[keep], np.asarray(run.values, dtype=np.float64)[keep]
+    rdoc = run.doc_codes[keep]
+    doc_rank = np.empty(len(run.doc_keys), dtype=np.int64)
+    doc_rank[_strcmp_order(run.doc_keys)] = np.arange(len(run.doc_keys))
+    order = _trec_order(seg0, score, doc_rank[rdoc], n, len(run.doc_keys))
+    seg, rdoc = seg0[order], rdoc[order]
+    # each entry's qrels grade (NONPOOL when the qrels do not judge it)
+    to_qdoc = np.fromiter((qdoc_code.get(d, -1) for d in run.doc_keys), dtype=np.int64, count=len(run.doc_keys))
+    qd = to_qdoc[rdoc]
+    code = np.full(len(seg), NONPOOL, dtype=np.int64)
+    known = np.flatnonzero(qd >= 0)
+    if len(known) and len(qkey):
+        key = seg[known] * n_qdocs + qd[known]
+        if n * n_qdocs <= _DENSE_KEYS:  # a table of every (row, document): one gather
+            table = np.full(n * n_qdocs, -1, dtype=np.int32)
+            table[qkey] = np.arange(len(qkey), dtype=np.int32)
+            at = table[key]
+            hit = at >= 0
+        else:
+            at = np.minimum(np.searchsorted(qkey, key), len(qkey) - 1)
+            hit = qkey[at] == key
+        code[known[hit]] = qgrade_by_key[at[hit]]
+    lengths = np.bincount(seg, minlength=n).astype(np.int64)
+    if max_docs is not None or judged_only:
+        kept = _kept(seg, lengths, code, max_docs, judged_only)
+        seg, code = seg[kept], code[kept]
+        lengths = np.bincount(seg, minlength=n).astype(np.int64)
+    # every row's judged grades (>= 0), best first: the ideal ranking
+    judged = qgrade >= 0
+    jrow, jgrade = qrow[mine][judged], qgrade[judged]
+    ideal = np.lexsort((-jgrade, jrow))
+    qcount = np.bincount(jrow, minlength=n)
+    qseg = np.repeat(np.arange(n, dtype=np.int64), qcount)
+    return rows, _ranked(n, seg, code, lengths, qseg, jgrade[ideal], qcount, judged_only)
+
+
+def _trec_order(seg: np.ndarray, score: np.ndarray, doc_rank: np.ndarray, rows: int, docs: int) -> np.ndarray:
+    """Permutation sorting entries by row, score descending, docid descending (one integer key when it fits)."""
+    if len(seg) == 0:
+        return np.zeros(0, dtype=np.int64)
+    by_score = _dense_rank(score)
+    scores = int(by_score.max()) + 1
+    if rows * scores * docs < 2**62:  # (row, score descending, docid descending) as one int64: unique
+        return np.argsort(seg * (scores * docs) + (scores - 1 - by_score) * docs + (docs - 1 - doc_rank))
+    return np.lexsort((-doc_rank, -by_score, seg))
+
+
+def _strcmp_order(docs: list) -> np.ndarray:
+    """Positions of the document ids in strcmp order of their UTF-8 bytes (code point order)."""
+    if not docs:
+        return np.zeros(0, dtype=np.int64)
+    return np.argsort(np.array(docs, dtype=str), kind="stable")
+
+
+def _ranked(n: int, seg, code, lengths, qseg, qgrade, qcount, judged_only: bool) -> Ranked:
+    """The Ranked context of entries in rank order (seg, qrels code) and the rows' judged grades, best first."""
+    rank_ = np.arange(1, len(seg) + 1, dtype=np.int64)
+    rank_ -= np.repeat(np.cumsum(lengths) - lengths, lengths)
+    qrank = np.arange(len(qseg), dtype=np.int64) - np.repeat(np.cumsum(qcount) - qcount, qcount) + 1
+    judged, nonpool = code >= 0, code == NONPOOL
+    return Ranked(n=n, seg=seg, rank=rank_, grade=np.maximum(code, 0), judged=judged, nonpool=nonpool,
+                  nret=lengths, qseg=qseg, qgrade=qgrade, qrank=qrank, judged_only=judged_only)

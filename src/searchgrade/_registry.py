@@ -14,24 +14,28 @@ Everything else is derived from here: the name parser and ``known_measures()``
 
 How trec_eval prints a value's name (``meas_init.c``): long cut-offs as
 ``root_k`` (``P_10``), float cut-offs as ``root_%3.2f`` (``iprec_at_recall_0.10``,
-``Rprec_mult_0.20``), parameters as ``root_`` + the parameter text
-(``set_F_0.5``, ``utility_1,-2,0,0``, ``rbp_p=0.8``, ``ndcg_1=4,2=8``), and the
-root alone when the defaults are used (``set_F``, ``rbp``).  The relevance
-level (``-l``), judged-only (``-J``) and the collection size (``-N``) are options
-of the whole trec_eval run, not part of a name.
+``Rprec_mult_0.20``, cut to the root's length + 9 characters, trec_eval's buffer),
+parameters as ``root_`` + the parameter text (``set_F_0.5``, ``utility_1,-2,0,0``,
+``11pt_avg_0.2,0.5,0.8``, ``rbp_p=0.8``, ``ndcg_1=4,2=8``), and the root alone when
+the defaults are used (``set_F``, ``rbp``).  The relevance level (``-l``),
+judged-only (``-J``) and the collection size (``-N``) are options of the whole
+trec_eval run, not part of a name.  :data:`TREC_ORDER` is the order trec_eval prints
+its measures in and :data:`TREC_SETS` its named sets (``official``, ``set``,
+``all_trec``); :func:`searchgrade._names.trec_expand` reads a ``-m`` argument as
+trec_eval reads it.
 """
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 from typing import Callable
 
 from . import _cwl as _cwl_kernels
 from . import _measures as k
-from ._params import Param, above_one, finite, fmt_value, gain_map, open_unit, positive, positive_int
+from ._params import (Param, above_one, finite, fmt_value, gain_map, open_unit, positive, positive_int,
+                      recall_levels)
 
-__all__ = ["TrecName", "IrParam", "Family", "FAMILIES", "ALIASES", "COMMON", "TREC_ORDER", "family",
-           "trec_root", "IR_FIXED", "IR_CONVERT"]
+__all__ = ["TrecName", "IrParam", "Family", "FAMILIES", "ALIASES", "COMMON", "TREC_ORDER", "TREC_SETS",
+           "family", "trec_root", "IR_FIXED", "IR_RENAME"]
 
 ANY = object()  # an ir_measures redirect that applies whatever the parameter's value
 
@@ -42,29 +46,18 @@ class TrecName:
 
     root: str  # trec_eval's measure name, as given to -m
     style: str  # "plain": root; "cut": root_k (long cut-offs); "level": root_%3.2f (float cut-offs);
-    #             "doubles": root_v1,v2,.. (parameter values in order); "pairs": root_name=value,..
+    #             "doubles": root_v1,v2,.. (parameter values in order); "list": root_v1,v2,.. (one tuple
+    #             parameter); "pairs": root_name=value,.. (grade=gain pairs set the parameter "gains")
     defaults: tuple = ()  # trec_eval's default cut-offs (cut, level)
     target: str = "cutoff"  # what a cut-off / level sets: the cut-off, or a parameter ("m")
-    params: tuple = ()  # doubles: the parameters the values set, in order; pairs: the names allowed
-    implied: tuple = ()  # (param, value): what the root alone means (rbp: p = 0.9)
+    params: tuple = ()  # doubles: the parameters the values set, in order; list: the one parameter;
+    #                     pairs: the names allowed ("gains": grade=gain pairs)
+    implied: tuple = ()  # (param, value): what the root means beyond its text (rbp: p = 0.9)
+    implied_with_gains: tuple = ()  # (param, value) implied when grade=gain pairs are given (ndcg: ideal=trec)
     per_query: bool = True  # trec_eval prints a value for every query (gm_map: only the summary)
+    summary: bool = True  # trec_eval prints a summary ("all") value
     pytrec_eval: bool = True  # pytrec_eval knows this root (it runs trec_eval 9's code)
     note: str = ""  # where trec_eval or pytrec_eval compute it differently from searchgrade
-    convert: tuple = ()  # (param, trec value -> searchgrade value, searchgrade value -> trec value)
-
-    def to_searchgrade(self, param: str, value: float) -> float:
-        """A parameter value as trec_eval reads it, in searchgrade's terms (set_F's x is beta^2)."""
-        for name, forward, _ in self.convert:
-            if name == param:
-                return forward(value)
-        return value
-
-    def to_trec(self, param: str, value: float) -> float:
-        """A searchgrade parameter value as trec_eval takes it."""
-        for name, _, back in self.convert:
-            if name == param:
-                return back(value)
-        return value
 
     @property
     def cut(self) -> bool:
@@ -77,8 +70,8 @@ class TrecName:
             return self.root
         if self.style == "cut":
             return f"{self.root}_{int(value)}"
-        if self.style == "level":
-            return f"{self.root}_{float(value):3.2f}"
+        if self.style == "level":  # snprintf into root + 8 + 2 bytes (meas_init.c)
+            return f"{self.root}_{float(value):3.2f}"[: len(self.root) + 9]
         return f"{self.root}_{value}"
 
 
@@ -108,6 +101,11 @@ class Family:
     trec: tuple = ()  # TrecName, the plain/parameter form first
     ir: tuple = ()  # IrParam: ir_measures' spellings that differ
     finish: Callable | None = None  # cross-parameter rules: finish(measure text, params, given) -> params
+    normal: Callable | None = None  # params -> the params that decide the value (SetF: beta^2), for keys
+
+    def normalised(self, params: dict) -> dict:
+        """The parameters as they decide the value: equal normalised parameters, equal values."""
+        return self.normal(dict(params)) if self.normal is not None else dict(params)
 
     def param(self, name: str) -> Param | None:
         """The parameter called ``name`` (family's own or common), or None."""
@@ -128,6 +126,13 @@ class Family:
                 return spec
         return None
 
+    def _implied(self, spec: TrecName, params: dict) -> dict:
+        """What spec's root means beyond its text, for a measure with these parameters."""
+        implied = dict(spec.implied)
+        if params.get("gains"):
+            implied.update(spec.implied_with_gains)
+        return implied
+
     def _fits(self, spec: TrecName, m) -> bool:
         """Whether trec_eval's ``spec`` can name measure ``m`` (rel_level, judged_only: trec_eval -l, -J)."""
         has_cut = spec.cut and spec.target == "cutoff"
@@ -136,14 +141,18 @@ class Family:
         free = {"judged_only", "n_docs"} | (set() if self.graded else {"rel"})  # trec_eval's -J, -N, -l
         if spec.cut and spec.target != "cutoff":
             free.add(spec.target)
-        if spec.style in ("doubles", "pairs"):
+        if spec.style in ("doubles", "pairs", "list"):
             free.update(spec.params)
-        implied = dict(spec.implied)
-        defaults = self.defaults
-        for key, value in m.params.items():
+        params = self.normalised(m.params)
+        implied = self._implied(spec, params)
+        defaults = self.normalised(self.defaults)
+        for key, value in params.items():
             if key not in free and value != implied.get(key, defaults.get(key)):
                 return False
-        return not (spec.cut and spec.target != "cutoff" and spec.target not in m.params)
+        for key, value in implied.items():  # rbp_resid's tail=unjudged: RBP_resid without it is not rbp_resid
+            if key not in free and params.get(key, defaults.get(key)) != value:
+                return False
+        return not (spec.cut and spec.target != "cutoff" and spec.target not in params)
 
     def trec_name(self, measure) -> str:
         """How trec_eval prints ``measure``'s value, e.g. ``P_10``, ``Rprec_mult_0.20``, ``rbp_p=0.8``.
@@ -162,22 +171,26 @@ class Family:
         return spec.printed(self._param_text(spec, measure.params))
 
     def _param_text(self, spec: TrecName, params: dict) -> str | None:
-        """trec_eval's parameter text for a doubles/pairs root, None when it is the root's default."""
-        implied = dict(spec.implied)
-        defaults = self.defaults
+        """trec_eval's parameter text for a doubles/list/pairs root, None when it is the root's default."""
+        params = self.normalised(params)
+        implied = self._implied(spec, params)
+        defaults = self.normalised(self.defaults)
         if spec.style == "doubles":
             values = [params.get(p, implied.get(p, defaults.get(p))) for p in spec.params]
             if all(v == implied.get(p, defaults.get(p)) for p, v in zip(spec.params, values)):
                 return None
-            return ",".join(_trec_number(spec.to_trec(p, float(v))) for p, v in zip(spec.params, values))
-        if spec.style == "pairs":
-            shown = {p: params[p] for p in spec.params if p in params
-                     and params[p] != implied.get(p, defaults.get(p))}
-            if not shown:
+            return ",".join(fmt_value(float(v)) for v in values)
+        if spec.style == "list":
+            (p,) = spec.params
+            if params.get(p) is None:
                 return None
-            if spec.params == ("gains",):  # ndcg_1=4,2=8: the gain map itself
-                return ",".join(f"{g}={fmt_value(v)}" for g, v in sorted(shown["gains"].items()))
-            return ",".join(f"{p}={fmt_value(v)}" for p, v in shown.items())
+            return ",".join(fmt_value(float(v)) for v in params[p])
+        if spec.style == "pairs":
+            shown = [f"{p}={fmt_value(params[p])}" for p in spec.params if p != "gains" and p in params
+                     and params[p] != implied.get(p, defaults.get(p))]
+            gains = params.get("gains") or ()
+            shown += [f"{g}={fmt_value(v)}" for g, v in (gains.items() if isinstance(gains, dict) else gains)]
+            return ",".join(shown) or None
         return None
 
     def pytrec_eval_name(self, measure) -> str:
@@ -186,15 +199,6 @@ class Family:
         if spec is None or not spec.pytrec_eval:
             raise ValueError(f"measure {getattr(measure, 'name', measure)!r} has no pytrec_eval counterpart")
         return self.trec_name(measure)
-
-
-def _trec_number(x: float) -> str:
-    """A number as trec_eval's parameter text: 2 for 2.0, 0.5, -2 (12 significant digits)."""
-    return f"{x:.12g}"
-
-
-def _square(x: float) -> float:
-    return x * x
 
 
 # ------------------------------------------------------------------ parameters
@@ -210,18 +214,48 @@ _DISCOUNT = Param("discount", str, "log2", "1/log2(i+1), or Jarvelin-Kekalainen 
 _BASE = Param("b", float, 2.0, "log base of discount=jk", check=above_one)
 _GAINS = Param("gains", dict, None, "custom gain per grade {grade: gain}; grades not listed gain their grade "
                "(trec_eval ndcg's parameters, ir_measures' gains)", check=gain_map)
+_TREC_GAINS = Param("gains", dict, None, "gain per grade {grade: gain} (trec_eval's grade=gain parameters); grades "
+                    "not listed gain their grade", check=gain_map)
+_IDEAL = Param("ideal", str, "sorted", "ideal ranking under gains=: judged documents by decreasing gain (sorted), or "
+               "trec_eval's (trec: its gains ordered by qsort with a comparator that truncates their differences to "
+               "integers, the walk stopped at the first gain <= 0)", choices=("sorted", "trec"))
 _P = Param("p", float, 0.8, "persistence: the chance of going on to the next rank", check=open_unit)
 _MAX_GRADE = Param("max_grade", int, None, "grade scale fixed at this grade (default: the query's largest grade)",
                    check=positive_int)
+_RBP_GAINS = Param("gains", dict, None, "gain per grade {grade: gain} (trec_eval's rbp.1=g,..): the query's gains "
+                   "(grades up to its largest, listed or not, and every listed one) rescaled to [0, 1] by "
+                   "(gain - min) / (max - min), min and max taken with 0, when one lies outside [0, 1]",
+                   check=gain_map)
+_TAIL = Param("tail", str, "always", "the residual p^n: always added, or only when an unjudged document was "
+              "retrieved (unjudged: trec_eval's rbp_resid, which prints 0 otherwise)", choices=("always", "unjudged"))
 _BETA = Param("beta", float, 1.0, "weight of recall against precision", check=positive)
+_BETA2 = Param("beta2", float, None, "beta^2 given directly (trec_eval's set_F.x: x = beta^2)", check=positive)
+_LEVELS = Param("levels", tuple, None, "recall levels averaged over (default 0, 0.1, ..., 1; trec_eval 11pt_avg.x,y,..)",
+                check=recall_levels)
+
+
+def _gain_order(params: dict) -> dict:
+    """Gains in the order given, as pairs: trec_eval's walk over them depends on it (keys keep it)."""
+    if isinstance(params.get("gains"), dict):
+        params["gains"] = tuple(params["gains"].items())
+    return params
 
 
 def _dcg_finish(measure: str, params: dict, given: set) -> dict:
-    """nDCG/DCG/CG: b only with discount=jk (then 2 unless given); gains only with linear gain, identities dropped."""
-    if "gains" in params:  # a grade that gains itself is the default: {1:1,2:5} is {2:5}
-        params["gains"] = {g: v for g, v in params["gains"].items() if v != g}
+    """nDCG/DCG/CG: b only with discount=jk (then 2 unless given); gains only with linear gain; ideal= with gains.
+
+    With the sorted ideal a grade that gains itself is the default, so {1:1,2:5} is {2:5}, in grade order;
+    trec_eval's ideal (ideal=trec) keeps the map as given: its order of gains depends on it.
+    """
+    if "gains" in params and params.get("ideal") != "trec":
+        params["gains"] = {g: v for g, v in sorted(params["gains"].items()) if v != g}
         if not params["gains"]:
             del params["gains"]
+    if "ideal" in given and "gains" not in params:
+        raise ValueError(f"measure {measure!r}: ideal= only applies with gains= (with every grade gaining "
+                         "itself the two ideal rankings are one)")
+    if "gains" not in params:
+        params.pop("ideal", None)
     if "b" in given and params.get("discount") != "jk":
         raise ValueError(f"measure {measure!r}: b= only applies with discount=jk")
     if params.get("discount") != "jk":
@@ -232,11 +266,41 @@ def _dcg_finish(measure: str, params: dict, given: set) -> dict:
     return params
 
 
+def _ndcg_normal(params: dict) -> dict:
+    """nDCG's value depends on the order of gains only with trec_eval's ideal ranking."""
+    return _gain_order(params) if params.get("ideal") == "trec" else params
+
+
 def _rbp_finish(measure: str, params: dict, given: set) -> dict:
-    """RBP: binary (rel=) and a fixed grade scale (max_grade=) exclude each other."""
-    if "rel" in params and "max_grade" in params:
-        raise ValueError(f"measure {measure!r}: rel= (binary gain) and max_grade= (graded scale) "
-                         "cannot be combined")
+    """RBP: binary (rel=), a fixed grade scale (max_grade=) and gains per grade (gains=) exclude each other."""
+    chosen = [name for name in ("rel", "max_grade", "gains") if name in params]
+    if len(chosen) > 1:
+        what = {"rel": "rel= (binary gain)", "max_grade": "max_grade= (graded scale)", "gains": "gains= (gain per grade)"}
+        raise ValueError(f"measure {measure!r}: {' and '.join(what[c] for c in chosen)} cannot be combined")
+    return params
+
+
+def _setf_finish(measure: str, params: dict, given: set) -> dict:
+    """SetF/SetE: beta or beta2, not both."""
+    if "beta" in given and "beta2" in given:
+        raise ValueError(f"measure {measure!r}: beta= and beta2= (beta squared) cannot be combined")
+    if "beta2" in params:
+        params.pop("beta", None)
+    return params
+
+
+def _setf_normal(params: dict) -> dict:
+    """SetF's value depends on beta^2 only: SetF(beta=2) is SetF(beta2=4)."""
+    beta2 = params.pop("beta2", None)
+    beta = params.pop("beta", 1.0)
+    params["beta2"] = beta * beta if beta2 is None else beta2
+    return params
+
+
+def _eleven_finish(measure: str, params: dict, given: set) -> dict:
+    """11pt: the standard levels are the default, written or not."""
+    if params.get("levels") == _STANDARD_LEVELS:
+        del params["levels"]
     return params
 
 
@@ -256,7 +320,7 @@ _UTILITY = (REL,
             Param("n_docs", int, None, "documents in the collection (trec_eval -N), for d", check=positive_int))
 
 _CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)  # trec_eval's default cut-offs (P, recall, ndcg_cut, ...)
-_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)  # iprec_at_recall
+_STANDARD_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)  # iprec_at_recall, 11pt_avg
 _MULTS = (0.2, 0.4, 0.6, 0.8, 1.0, 1.2, 1.4, 1.6, 1.8, 2.0)  # Rprec_mult
 _IPREC_NOTE = "pytrec_eval (trec_eval 9) turns a recall level r into (long)(r*R + 0.9) documents, not lround(r*R)"
 _RBP_NOTE = ("trec_eval 10 rescales graded gains with uninitialised min/max (undefined); on binary qrels "
@@ -285,19 +349,23 @@ FAMILIES: dict[str, Family] = {f.name: f for f in [
        trec=(TrecName("gm_map", "plain", per_query=False),)),
     _f("RR", k.reciprocal_rank, "reciprocal rank of the first relevant document", (REL,),
        trec=(TrecName("recip_rank", "plain"),)),
-    _f("nDCG", k.ndcg, "normalised discounted cumulative gain", (_GAIN, _DISCOUNT, _BASE, _GAINS), graded=True,
-       trec=(TrecName("ndcg", "pairs", params=("gains",)), TrecName("ndcg_cut", "cut", _CUTS)),
-       ir=(IrParam("dcg", "gain", (("log2", "linear"), ("exp-log2", "exp"))),), finish=_dcg_finish),
+    _f("nDCG", k.ndcg, "normalised discounted cumulative gain", (_GAIN, _DISCOUNT, _BASE, _GAINS, _IDEAL),
+       graded=True,
+       trec=(TrecName("ndcg", "pairs", params=("gains",), implied_with_gains=(("ideal", "trec"),)),
+             TrecName("ndcg_cut", "cut", _CUTS)),
+       ir=(IrParam("dcg", "gain", (("log2", "linear"), ("exp-log2", "exp"))),), finish=_dcg_finish,
+       normal=_ndcg_normal),
     _f("DCG", k.dcg, "discounted cumulative gain", (_GAIN, _DISCOUNT, _BASE, _GAINS), graded=True,
        finish=_dcg_finish),
     _f("CG", k.cg, "cumulated gain", (_GAIN, _GAINS), graded=True, finish=_dcg_finish),
     _f("RBP", k.rbp, "rank-biased precision", (_P, Param("rel", int, None, "binary gain at this grade (default: "
-       "graded gain grade / max grade)", check=positive_int), _MAX_GRADE), graded=True,
-       trec=(TrecName("rbp", "pairs", params=("p",), implied=(("p", 0.9),), pytrec_eval=False, note=_RBP_NOTE),),
+       "graded gain grade / max grade)", check=positive_int), _MAX_GRADE, _RBP_GAINS), graded=True,
+       trec=(TrecName("rbp", "pairs", params=("p", "gains"), implied=(("p", 0.9),), pytrec_eval=False,
+                      note=_RBP_NOTE),),
        finish=_rbp_finish),
-    _f("RBP_resid", k.rbp_resid, "RBP residual: the most unjudged documents could add", (_P,), graded=True,
-       trec=(TrecName("rbp_resid", "pairs", params=("p",), implied=(("p", 0.9),), pytrec_eval=False,
-                      note="trec_eval prints 0 when no unjudged document was retrieved"),)),
+    _f("RBP_resid", k.rbp_resid, "RBP residual: the most unjudged documents could add", (_P, _TAIL), graded=True,
+       trec=(TrecName("rbp_resid", "pairs", params=("p",), implied=(("p", 0.9), ("tail", "unjudged")),
+                      pytrec_eval=False),)),
     _f("ERR", k.err, "expected reciprocal rank", (_MAX_GRADE,), expected=False, graded=True),
     _f("Bpref", k.bpref, "binary preference", (REL,), cutoff="none", expected=False,
        trec=(TrecName("bpref", "plain"),)),
@@ -308,17 +376,20 @@ FAMILIES: dict[str, Family] = {f.name: f for f in [
     _f("Unj", k.unjudged_at, "unjudged in top k / k (trec_eval unj_k)", cutoff="required", graded=True,
        trec=(TrecName("unj", "cut", (5, 10, 20), pytrec_eval=False),)),
     _f("IPrec", k.iprec, "interpolated precision at a recall level", (REL,), cutoff="recall", expected=False,
-       trec=(TrecName("iprec_at_recall", "level", _LEVELS, note=_IPREC_NOTE),)),
-    _f("11pt", k.eleven_pt, "11-point interpolated average precision", (REL,), cutoff="none", expected=False,
-       trec=(TrecName("11pt_avg", "plain", note=_IPREC_NOTE),)),
+       trec=(TrecName("iprec_at_recall", "level", _STANDARD_LEVELS, note=_IPREC_NOTE),)),
+    _f("11pt", k.eleven_pt, "11-point interpolated average precision (IPrec averaged over recall levels)",
+       (REL, _LEVELS), cutoff="none", expected=False, finish=_eleven_finish,
+       trec=(TrecName("11pt_avg", "list", params=("levels",), note=_IPREC_NOTE),)),
     _f("SetP", k.set_p, "precision of the retrieved set", (REL,), cutoff="none", trec=(TrecName("set_P", "plain"),),
        ir=(IrParam("relative", family=((True, "SetRelP"), (False, "SetP"))),)),
     _f("SetR", k.set_r, "recall of the retrieved set", (REL,), cutoff="none",
        trec=(TrecName("set_recall", "plain"),)),
-    _f("SetF", k.set_f, "F_beta of the retrieved set", (REL, _BETA), cutoff="none",
-       trec=(TrecName("set_F", "doubles", params=("beta",), convert=(("beta", math.sqrt, _square),),
+    _f("SetF", k.set_f, "F_beta of the retrieved set", (REL, _BETA, _BETA2), cutoff="none", finish=_setf_finish,
+       normal=_setf_normal,
+       trec=(TrecName("set_F", "doubles", params=("beta2",),
                       note="trec_eval's parameter x is beta^2: F = (x+1)PR/(xP+R)"),)),
-    _f("SetE", k.set_e, "van Rijsbergen's E = 1 - F_beta", (REL, _BETA), cutoff="none"),
+    _f("SetE", k.set_e, "van Rijsbergen's E = 1 - F_beta", (REL, _BETA, _BETA2), cutoff="none", finish=_setf_finish,
+       normal=_setf_normal),
     _f("SetRelP", k.set_rel_p, "relevant retrieved / min(retrieved, R)", (REL,), cutoff="none",
        trec=(TrecName("set_relative_P", "plain"),)),
     _f("SetAP", k.set_ap, "SetP * SetR (trec_eval set_map)", (REL,), cutoff="none",
@@ -340,12 +411,12 @@ FAMILIES: dict[str, Family] = {f.name: f for f in [
        expected=False, trec=(TrecName("gm_bpref", "plain", per_query=False),)),
     _f("binG", k.bin_g, "trec_eval binG (experimental)", (REL,), cutoff="none", expected=False,
        trec=(TrecName("binG", "plain"),)),
-    _f("G", k.g_measure, "trec_eval G (experimental)", cutoff="none", expected=False, graded=True,
-       trec=(TrecName("G", "plain"),)),
-    _f("nDCG_rel", k.ndcg_rel, "trec_eval ndcg_rel (experimental)", cutoff="none", expected=False, graded=True,
-       trec=(TrecName("ndcg_rel", "plain"),)),
-    _f("RnDCG", k.rndcg, "trec_eval Rndcg (experimental)", (REL,), cutoff="none", expected=False,
-       trec=(TrecName("Rndcg", "plain"),)),
+    _f("G", k.g_measure, "trec_eval G (experimental)", (_TREC_GAINS,), cutoff="none", expected=False, graded=True,
+       trec=(TrecName("G", "pairs", params=("gains",)),), normal=_gain_order),
+    _f("nDCG_rel", k.ndcg_rel, "trec_eval ndcg_rel (experimental)", (_TREC_GAINS,), cutoff="none", expected=False,
+       graded=True, trec=(TrecName("ndcg_rel", "pairs", params=("gains",)),), normal=_gain_order),
+    _f("RnDCG", k.rndcg, "trec_eval Rndcg (experimental)", (REL, _TREC_GAINS), cutoff="none", expected=False,
+       trec=(TrecName("Rndcg", "pairs", params=("gains",)),), normal=_gain_order),
 ]}
 
 
@@ -418,10 +489,10 @@ ALIASES = {
 #: What an ir_measures *object* means beyond its parameters: ir_measures computes ERR with gdeval.pl,
 #: whose grade scale is fixed at 4.  (A string "ERR@10" keeps searchgrade's reading: the query's largest grade.)
 IR_FIXED = {"ERR": (("max_grade", 4),)}
-#: ir_measures object parameters whose value means something else in searchgrade: ir_measures hands
-#: SetF's beta to trec_eval's set_F, whose parameter is beta^2, so its SetF(beta=b) is F with beta = sqrt(b).
+#: ir_measures object parameters that are another searchgrade parameter: ir_measures hands SetF's beta
+#: to trec_eval's set_F, whose parameter is beta^2, so its SetF(beta=b) is SetF(beta2=b).
 #: (A string "SetF(beta=2)" keeps searchgrade's reading, van Rijsbergen's F_2.)
-IR_CONVERT = {"SetF": (("beta", math.sqrt),)}
+IR_RENAME = {"SetF": {"beta": "beta2"}}
 
 #: trec_eval 10.0's measures in the order it prints them (measures.c); runid and relstring are not measures.
 TREC_ORDER = ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
@@ -429,6 +500,18 @@ TREC_ORDER = ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_
               "utility", "11pt_avg", "binG", "G", "ndcg", "ndcg_rel", "Rndcg", "ndcg_cut", "map_cut",
               "relative_P", "success", "set_P", "set_relative_P", "set_recall", "set_map", "set_F",
               "num_nonrel_judged_ret", "rbp", "rbp_resid", "unj")
+#: trec_eval 10.0's named sets of measures (measures.c), each in its own listed order.
+TREC_SETS = {
+    "official": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
+                 "recip_rank", "iprec_at_recall", "P"),
+    "set": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "utility", "set_P", "set_recall",
+            "set_relative_P", "set_map", "set_F"),
+    "all_trec": ("runid", "num_q", "num_ret", "num_rel", "num_rel_ret", "map", "gm_map", "Rprec", "bpref",
+                 "recip_rank", "iprec_at_recall", "P", "relstring", "recall", "unj", "rbp", "rbp_resid",
+                 "infAP", "gm_bpref", "utility", "11pt_avg", "ndcg", "relative_P", "Rprec_mult", "success",
+                 "map_cut", "ndcg_cut", "ndcg_rel", "Rndcg", "binG", "G", "set_P", "set_recall",
+                 "set_relative_P", "set_map", "set_F", "num_nonrel_judged_ret"),
+}
 
 _BY_LOWER = {name.lower(): name for name in FAMILIES}
 _BY_ROOT = {spec.root: (fam, spec) for fam in FAMILIES.values() for spec in fam.trec}

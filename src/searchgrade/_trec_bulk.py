@@ -16,6 +16,7 @@ from __future__ import annotations
 import csv
 import io
 import warnings
+from itertools import chain
 from typing import NamedTuple
 
 import numpy as np
@@ -25,6 +26,7 @@ from ._frames import nest
 from ._report import LineSet, ReadReport
 
 MIN_BYTES = 1 << 15  # below this the line-by-line reader is faster than starting a bulk reader
+_THREADS_FROM = 1 << 23  # from 8 MB on, pyarrow parses blocks of 4 MB on its threads
 ENGINES = ("arrow", "pandas")
 
 _NAMES = {"run": ["qid", "iter", "docno", "rank", "score", "runid"], "qrels": ["qid", "iter", "docno", "rel"]}
@@ -37,13 +39,21 @@ class _Shape(NamedTuple):
     tabs: bool  # a tab separates fields somewhere
 
 
-class _Columns(NamedTuple):
+class Columns(NamedTuple):
+    """A regular file's columns: query and document ids as codes into their distinct values."""
+
     codes: np.ndarray  # query code of each row
     keys: list  # query id of each code
-    docs: list  # docno of each row
+    doc_codes: np.ndarray  # document code of each row
+    doc_keys: list  # docno of each document code
     values: np.ndarray  # score (float64) or grade (int64) of each row
     run_ids: tuple  # distinct run ids in order of first appearance (runs)
     last_run_id: str | None
+
+    @property
+    def docs(self) -> list:
+        """The docno of each row (the same str object for the same docno)."""
+        return np.array(self.doc_keys, dtype=object)[self.doc_codes].tolist()
 
 
 def _shape(raw: bytes) -> _Shape | None:
@@ -76,37 +86,51 @@ def _pyarrow():
     return pyarrow
 
 
-def _arrow_columns(raw: bytes, kind: str, shape: _Shape) -> _Columns | None:
+def _dictionary(column) -> tuple[np.ndarray, list]:
+    """(codes, distinct values) of a dictionary-encoded pyarrow column."""
+    chunks = column.unify_dictionaries().chunks
+    if not chunks:
+        return np.zeros(0, dtype=np.int64), []
+    codes = np.concatenate([chunk.indices.to_numpy(zero_copy_only=False) for chunk in chunks])
+    return codes, chunks[0].dictionary.to_pylist()
+
+
+def _arrow_columns(raw: bytes, kind: str, shape: _Shape) -> Columns | None:
     """The columns as pyarrow reads them (one space between fields), or None if it refuses a line.
 
-    Every line up to ``shape.end`` must be a row: a blank line has too few fields.
+    Every line up to ``shape.end`` must be a row: a blank line has too few fields.  Ids are read
+    dictionary-encoded (each distinct id becomes one Python str).
     """
     pa = _pyarrow()
     pacsv = pa.csv
     names = _NAMES[kind]
-    types = {name: getattr(pa, _NUMBERS[name])() if name in _NUMBERS else pa.string() for name in names}
+    ids = pa.dictionary(pa.int32(), pa.string())
+    types = {name: getattr(pa, _NUMBERS[name])() if name in _NUMBERS else ids for name in names}
     try:
         table = pacsv.read_csv(
             pa.BufferReader(pa.py_buffer(raw).slice(0, shape.end)),
-            read_options=pacsv.ReadOptions(column_names=names, use_threads=False),
+            read_options=pacsv.ReadOptions(column_names=names, use_threads=len(raw) >= _THREADS_FROM,
+                                           block_size=1 << 22),
             parse_options=pacsv.ParseOptions(delimiter=" ", quote_char=False, double_quote=False,
                                              escape_char=False, ignore_empty_lines=False),
             convert_options=pacsv.ConvertOptions(column_types=types, strings_can_be_null=False, null_values=[],
-                                                 true_values=[], false_values=[]))
+                                                 true_values=[], false_values=[]),
+            memory_pool=pa.system_memory_pool())  # pyarrow's default (mimalloc) varied 0.1-0.8 s on one file
     except (ValueError, pa.lib.ArrowException):  # ArrowInvalid: fields, numbers, UTF-8, blank lines, block size
         return None
-    qid = table.column("qid").combine_chunks().dictionary_encode()
-    if "" in table.column("iter").unique().to_pylist():
+    codes, keys = _dictionary(table.column("qid"))
+    if "" in _dictionary(table.column("iter"))[1]:
         return None
     run_ids, last = (), None
     if kind == "run":
-        run_ids = tuple(table.column("runid").unique().to_pylist())
-        last = table.column("runid")[-1].as_py()
+        id_codes, id_keys = _dictionary(table.column("runid"))
+        run_ids = tuple(np.array(id_keys, dtype=object)[pd.unique(id_codes)].tolist())
+        last = id_keys[id_codes[-1]]
         if "" in run_ids:  # 5 fields and a space
             return None
     value = table.column("score" if kind == "run" else "rel").to_numpy()
-    return _Columns(qid.indices.to_numpy(), qid.dictionary.to_pylist(), table.column("docno").to_pylist(),
-                    value, run_ids, last)
+    doc_codes, doc_keys = _dictionary(table.column("docno"))
+    return Columns(codes, keys, doc_codes, doc_keys, value, run_ids, last)
 
 
 _PANDAS = {"header": None, "index_col": False, "quoting": csv.QUOTE_NONE, "na_filter": False,
@@ -116,7 +140,7 @@ if tuple(int(part) for part in pd.__version__.split(".")[:2]) < (3, 1):
 _PANDAS_TYPES = {"qid": object, "iter": "category", "docno": object, "runid": "category"}
 
 
-def _pandas_columns(raw: bytes, kind: str, shape: _Shape) -> _Columns | None:
+def _pandas_columns(raw: bytes, kind: str, shape: _Shape) -> Columns | None:
     """The columns as pandas' C reader reads them, or None if it refuses a line or reads a number differently.
 
     Every line up to ``shape.end`` is a row (a blank one of empty fields, declined later).
@@ -149,10 +173,11 @@ def _pandas_columns(raw: bytes, kind: str, shape: _Shape) -> _Columns | None:
         run_ids = tuple(runid.categories.take(pd.unique(runid.codes)).tolist())
         last = runid.categories[runid.codes[-1]]
     value = table["score"].to_numpy(dtype=np.float64) if kind == "run" else table["rel"].to_numpy()
-    return _Columns(codes, keys.tolist(), table["docno"].tolist(), value, run_ids, last)
+    doc_codes, doc_keys = pd.factorize(table["docno"])
+    return Columns(codes, keys.tolist(), doc_codes, doc_keys.tolist(), value, run_ids, last)
 
 
-def _columns(raw: bytes, kind: str, engine: str | None) -> tuple[_Columns, _Shape] | None:
+def _columns(raw: bytes, kind: str, engine: str | None) -> tuple[Columns, _Shape] | None:
     """The checked columns of a regular file and its shape, or None for the strict reader."""
     shape = _shape(raw)
     if shape is None:
@@ -161,23 +186,50 @@ def _columns(raw: bytes, kind: str, engine: str | None) -> tuple[_Columns, _Shap
         engine = "arrow" if _pyarrow() is not None else "pandas"
     read = _arrow_columns if engine == "arrow" and not shape.tabs else _pandas_columns
     cols = read(raw, kind, shape)
-    if cols is None or "" in cols.docs or any(key.startswith("#") or not key for key in cols.keys):
+    if cols is None or "" in cols.doc_keys or any(key.startswith("#") or not key for key in cols.keys):
         return None  # a comment after leading blanks; an empty field (two spaces in a row) under sep " "
     if kind == "run" and not np.isfinite(cols.values).all():
         return None
     return cols, shape
 
 
+def columns_of(nested: dict, dtype) -> Columns:
+    """The columns of nested dicts ``{qid: {docno: value}}``, in their order (values as dtype)."""
+    lengths = np.fromiter(map(len, nested.values()), dtype=np.int64, count=len(nested))
+    codes = np.repeat(np.arange(len(nested), dtype=np.int64), lengths)
+    docs = list(chain.from_iterable(nested.values()))
+    doc_codes, doc_keys = pd.factorize(pd.Series(docs, dtype=object)) if docs else (np.zeros(0, np.int64), [])
+    values = np.fromiter(chain.from_iterable(d.values() for d in nested.values()), dtype=dtype, count=len(docs))
+    return Columns(codes, list(nested), np.asarray(doc_codes, dtype=np.int64), list(doc_keys), values, (), None)
+
+
+def has_repeats(cols: Columns) -> bool:
+    """Whether a (query, document) pair occurs twice."""
+    key = np.sort(cols.codes.astype(np.int64) * max(len(cols.doc_keys), 1) + cols.doc_codes)
+    return bool((key[1:] == key[:-1]).any())
+
+
 def read_bulk(raw: bytes, source: str, kind: str, engine: str | None = None) -> tuple[dict, ReadReport] | None:
     """A regular run or qrels file as ``(nested dict, report)``, or None for the strict reader."""
+    got = read_columns(raw, source, kind, engine)
+    if got is None:
+        return None
+    cols, report = got
+    nested = nest(cols.codes, cols.keys, cols.docs, cols.values.tolist())
+    return None if nested is None else (nested, report)
+
+
+def read_columns(raw: bytes, source: str, kind: str, engine: str | None = None) -> tuple[Columns, ReadReport] | None:
+    """A regular run or qrels file as ``(columns, report)``, or None for the strict reader.
+
+    A (query, document) pair twice is not checked here: :func:`read_bulk` declines such a file
+    (the strict reader names both lines), and so must any other caller.
+    """
     got = _columns(raw, kind, engine)
     if got is None:
         return None
     cols, shape = got
-    nested = nest(cols.codes, cols.keys, cols.docs, cols.values.tolist())
-    if nested is None:
-        return None
-    rows = len(cols.docs)
+    rows = len(cols.doc_codes)
     blank = LineSet.of(range(rows + 1, rows + shape.blank + 1))
-    return nested, ReadReport(source, kind, rows + shape.blank, rows, len(nested), blank=blank,
-                              run_ids=cols.run_ids, last_run_id=cols.last_run_id)
+    return cols, ReadReport(source, kind, rows + shape.blank, rows, len(cols.keys), blank=blank,
+                            run_ids=cols.run_ids, last_run_id=cols.last_run_id)

@@ -105,6 +105,26 @@ def _parse(content: bytes | str, source: str, kind: str) -> tuple[dict, ReadRepo
     return strict(decode(source, data), source)
 
 
+def _load_columns(source, kind: str, *, warn: bool = False) -> tuple[_trec_bulk.Columns, ReadReport]:
+    """A qrels or run source as columns (searchgrade.trec_eval's reading): the bulk reader's columns
+    for a large regular file, else the columns of what the strict reader reads; the same rules and
+    errors as :func:`load_qrels` / :func:`load_run`."""
+    name, content = read_source(source)
+    data = raw_bytes(name, content)
+    got = None
+    if isinstance(data, bytes) and len(data) >= _trec_bulk.MIN_BYTES:
+        got = _trec_bulk.read_columns(data, name, kind)
+        if got is not None and _trec_bulk.has_repeats(got[0]):
+            got = None  # a document twice: the strict reader names both lines
+    if got is None:
+        strict = _trec_text.read_run_text if kind == "run" else _trec_text.read_qrels_text
+        nested, report = strict(decode(name, data), name)
+        got = _trec_bulk.columns_of(nested, np.float64 if kind == "run" else np.int64), report
+    if warn:
+        got[1].warn()
+    return got
+
+
 def _text(lines: Iterable[str] | str, source: str) -> str:
     """Lines as one text; a single string is taken as it is (lines end at newlines only)."""
     if isinstance(lines, str):
