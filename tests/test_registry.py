@@ -7,7 +7,7 @@ import pytest
 import searchgrade as sg
 from searchgrade._names import known_measures, parse_measure, trec_expand
 from searchgrade._params import Param
-from searchgrade._registry import COMMON, FAMILIES, TREC_ORDER, family, trec_root
+from searchgrade._registry import COMMON, FAMILIES, TREC_ORDER, TREC_SETS, family, trec_root
 from searchgrade.book import lineup
 
 QRELS = {"q1": {"a": 2, "b": 0, "c": 1, "d": 1, "x": -1}}
@@ -23,7 +23,7 @@ def test_every_family_is_complete(name):
     assert fam.agg in ("mean", "gmean", "sum")
     for p in fam.params + COMMON:
         assert isinstance(p, Param) and p.doc, (name, p.name)
-        assert p.dtype in (int, float, str, bool, dict)
+        assert p.dtype in (int, float, str, bool, dict, tuple)
         if p.default is not None:  # a default passes its own check
             assert p.coerce(name, p.default) == p.default
     assert family(name) is fam and family(name.upper()) is fam
@@ -40,9 +40,14 @@ def test_binary_families_take_rel_and_graded_ones_use_grades():
 def _samples():
     """(searchgrade measure, trec_eval printed name) pairs: every trec_eval root's defaults, plus parameters."""
     pairs = [(m.canonical, printed) for root in TREC_ORDER if trec_root(root) for printed, m in trec_expand(root)]
-    pairs += [("RBP(p=0.8)", "rbp_p=0.8"), ("RBP_resid(p=0.5)", "rbp_resid_p=0.5"), ("SetF(beta=2)", "set_F_4"),
-              ("SetF(beta=0.5)", "set_F_0.25"), ("Utility(b=-2)", "utility_1,-2,0,0"),
-              ("Utility(a=2,b=-3,c=1)", "utility_2,-3,1,0"), ("nDCG(gains={1:4,2:8})", "ndcg_1=4,2=8"),
+    pairs += [("RBP(p=0.8)", "rbp_p=0.8"), ("RBP_resid(p=0.5,tail=unjudged)", "rbp_resid_p=0.5"),
+              ("SetF(beta=2)", "set_F_4"), ("SetF(beta=0.5)", "set_F_0.25"), ("SetF(beta2=0.5)", "set_F_0.5"),
+              ("Utility(b=-2)", "utility_1,-2,0,0"), ("Utility(a=2,b=-3,c=1)", "utility_2,-3,1,0"),
+              ("nDCG(gains={1:4,2:8},ideal=trec)", "ndcg_1=4,2=8"), ("nDCG(gains={2:8,1:4.5},ideal=trec)",
+                                                                   "ndcg_2=8,1=4.5"),
+              ("RBP(p=0.8,gains={1:2,3:0.5})", "rbp_p=0.8,1=2,3=0.5"), ("RBP(p=0.9,gains={2:4})", "rbp_2=4"),
+              ("G(gains={1:3})", "G_1=3"), ("nDCG_rel(gains={0:1})", "ndcg_rel_0=1"),
+              ("RnDCG(gains={2:5,1:1})", "Rndcg_2=5,1=1"), ("11pt(levels=[0.2,0.5,0.8])", "11pt_avg_0.2,0.5,0.8"),
               ("RprecMult(m=0.5)", "Rprec_mult_0.50"), ("IPrec@0.25", "iprec_at_recall_0.25"),
               ("P@7", "P_7"), ("Hit@2", "success_2"), ("Unj@3", "unj_3"), ("AP@50", "map_cut_50")]
     return pairs
@@ -63,7 +68,8 @@ def test_every_family_with_a_trec_eval_name_is_covered():
 
 
 @pytest.mark.parametrize("name", ["ERR@10", "DCG@10", "CG@5", "Judged@10", "Hole@10", "SetE", "RR@10",
-                                  "nDCG(gain=exp)@10", "nDCG(gains={2:5})@10", "RBP(p=0.8,rel=1)"])
+                                  "nDCG(gain=exp)@10", "nDCG(gains={2:5})@10", "RBP(p=0.8,rel=1)",
+                                  "nDCG(gains={2:5})", "RBP_resid(p=0.5)", "RBP(max_grade=4)"])
 def test_measures_without_a_trec_eval_counterpart_say_so(name):
     with pytest.raises(ValueError, match="no trec_eval counterpart"):
         parse_measure(name).trec_name
@@ -77,21 +83,36 @@ def test_trec_expand_follows_trec_eval_defaults_and_parameters():
     assert [p for p, _ in trec_expand("P", "10,5")] == ["P_5", "P_10"]  # sorted, as trec_eval does
     (printed, m), = trec_expand("rbp", "p=0.95")
     assert printed == "rbp_p=0.95" and m.params["p"] == 0.95
+    assert [p for p, _ in trec_expand("ndcg_cut", "23.4,5")] == ["ndcg_cut_5", "ndcg_cut_23"]  # atol: 23.4 is 23
+    (printed, m), = trec_expand("iprec_at_recall", "0.125")
+    assert printed == "iprec_at_recall_0.12" and m.cutoff == 0.125  # printed %3.2f, computed at the level given
+    assert [p for p, _ in trec_expand("Rprec_mult", "123456.5")] == ["Rprec_mult_123456.5"]  # trec_eval's buffer
+    (printed, m), = trec_expand("ndcg", "2=9,1=3")
+    assert printed == "ndcg_2=9,1=3" and list(m.params["gains"].items()) == [(2, 9.0), (1, 3.0)]
+    assert m.params["ideal"] == "trec"
+    (printed, m), = trec_expand("11pt_avg", "0.2,0.5,0.8")
+    assert m.params["levels"] == (0.2, 0.5, 0.8)
+    (_, m), = trec_expand("set_F", "0.5")
+    assert m.params["beta2"] == 0.5 and "beta" not in m.params
     (printed, m), = trec_expand("map", rel=2)
     assert m.params["rel"] == 2 and m.name == "AP(rel=2)"
     (_, m), = trec_expand("ndcg", rel=2)  # graded: trec_eval's -l does not apply
     assert "rel" not in m.params
-    with pytest.raises(ValueError, match="duplicate"):
-        trec_expand("P", "5,5")
-    with pytest.raises(ValueError, match="takes no parameters"):
-        trec_expand("map", "3")
-    with pytest.raises(ValueError, match="takes 4 value"):
-        trec_expand("utility", "1,-2")
+    for root, text, why in [("P", "5,5", "duplicate"), ("P", "5x", "not a number"), ("P", "1e3", "not a number"),
+                            ("P", "0", "must be positive"), ("map", "3", "takes no parameters"),
+                            ("utility", "1,-2", "takes 4 value"), ("rbp", "q=1", "unknown parameter 'q'"),
+                            ("rbp_resid", "1=2", "unknown parameter '1'"), ("ndcg", "1=2,1=3", "given twice"),
+                            ("ndcg", "-1=2", "negative grades"), ("11pt_avg", "0.5,0.2", "increasing order")]:
+        with pytest.raises(ValueError, match=why):
+            trec_expand(root, text)
 
 
 def test_trec_roots_cover_trec_eval_print_order():
     assert [r for r in TREC_ORDER if trec_root(r) is None] == ["runid", "relstring"]
     assert not trec_root("gm_map")[1].per_query and trec_root("map")[1].per_query
+    for name, roots in TREC_SETS.items():  # each set in print order, its roots known
+        assert set(roots) <= set(TREC_ORDER), name
+    assert set(TREC_SETS["official"]) <= set(TREC_SETS["all_trec"]) and set(TREC_SETS["set"]) <= set(TREC_SETS["all_trec"])
 
 
 # --------------------------------------------------------------- real trec_eval
@@ -117,7 +138,10 @@ def test_real_trec_eval_prints_the_registry_names_and_values(trec_eval_binary, t
     qrels, run = sg.read_qrels(trec_dir / qrels_file), sg.read_run(trec_dir / "results.test")
     roots = [r for r in TREC_ORDER if trec_root(r) and not (qrels_file != "qrels.test" and r.startswith("rbp"))]
     extra = [("rbp", "p=0.5"), ("set_F", "0.5"), ("utility", "2,-3,1,0"), ("ndcg", "1=4,2=8"),
-             ("Rprec_mult", "0.5"), ("iprec_at_recall", "0.25"), ("success", "2"), ("unj", "3")]
+             ("Rprec_mult", "0.5"), ("iprec_at_recall", "0.25"), ("success", "2"), ("unj", "3"),
+             ("11pt_avg", "0.2,0.5,0.8"), ("G", "1=3,2=0.5"), ("ndcg_rel", "2=4.5"), ("Rndcg", "1=2,3=9")]
+    if oracle.zero_initialised(binary):  # rbp's gains are rescaled with m_rbp.c's min and max: defined then
+        extra = [("rbp", "p=0.5,1=2,2=5") if r == "rbp" else (r, p) for r, p in extra]
     if qrels_file != "qrels.test":  # trec_eval's graded rbp is undefined behaviour (m_rbp.c)
         extra = [e for e in extra if e[0] != "rbp"]
     printed = _trec_eval_summary(oracle, binary, trec_dir, qrels_file,
@@ -186,14 +210,37 @@ def test_known_measures_lists_every_family_and_trec_form():
     known = known_measures()
     for fam in FAMILIES.values():
         assert any(k.split("(")[0].split("@")[0].split("[")[0] == fam.name for k in known), fam.name
-    for form in ["P_k", "iprec_at_recall_r", "Rprec_mult_m", "set_F[_beta]", "utility[_a,b,c,d]", "rbp[_p=x]"]:
+    for form in ["P_k", "iprec_at_recall_r", "Rprec_mult_m", "set_F[_beta2]", "utility[_a,b,c,d]",
+                 "rbp[_p=x,grade=gain,...]", "ndcg[_grade=gain,...]", "11pt_avg[_x,y,...]"]:
         assert form in known
 
 
 def test_set_f_parameter_is_beta_squared_in_trec_eval():
-    # trec_eval's set_F.x computes (x+1)PR/(xP+R): x is beta^2 (m_set_F.c)
+    # trec_eval's set_F.x computes (x+1)PR/(xP+R): x is beta^2 (m_set_F.c), SetF(beta2=x)
     P, R = 2 / 5, 2 / 3
     value = sg.score_ranking(["a", "b", "c", "e", "x"], QRELS["q1"], ["set_F_4"])["set_F_4"]
-    assert value == pytest.approx(5 * P * R / (4 * P + R))
-    assert math.isclose(parse_measure("set_F_0.5").params["beta"], math.sqrt(0.5))
-    assert np.isfinite(value)
+    assert value == (4 + 1.0) * P * R / (4 * P + R)
+    assert parse_measure("set_F_0.5").params["beta2"] == 0.5
+    assert parse_measure("SetF(beta=2)").key == parse_measure("SetF(beta2=4)").key  # one measure
+    assert parse_measure("SetF(beta=2)").key != parse_measure("SetF(beta=3)").key
+    with pytest.raises(ValueError, match="cannot be combined"):
+        parse_measure("SetF(beta=2,beta2=4)")
+    with pytest.raises(ValueError, match="requested twice"):
+        sg.evaluate(QRELS, RUN, ["SetF(beta=2)", "set_F_4"])
+    x = 0.5  # beta = sqrt(0.5) squared is not 0.5: the two differ in the last bits, beta2 is trec_eval's
+    P, R = 1.0, 1 / 3  # "a" retrieved alone; 3 relevant
+    assert sg.score_ranking(["a"], QRELS["q1"], ["SetF(beta2=0.5)"])["SetF(beta2=0.5)"] == (x + 1.0) * P * R / (
+        x * P + R)
+    assert np.isfinite(value) and math.sqrt(x) ** 2 != x
+
+
+def test_measure_table_lists_every_family_with_its_defaults():
+    """The API appendix's table is generated from the registry: one row per family, parseable names."""
+    table = sg.measure_table()
+    assert list(table.index) == list(FAMILIES)
+    assert "p=0.8" in table.loc["RBP", "parameters"]
+    assert table.loc["GMAP", "over queries"] == "gmean"
+    assert table.loc["P", "trec_eval"] == "P_k"
+    for name, row in table.iterrows():
+        suffix = {"@k required": "@10", "@r (recall level)": "@0.5"}.get(row["cut-off"], "")
+        assert sg.parse_measure(name + suffix).family == name

@@ -89,7 +89,6 @@ from typing import Callable
 
 import numpy as np
 import pandas as pd
-from scipy.special import digamma, zeta
 
 from ._measures import _div
 
@@ -188,6 +187,8 @@ def _span_harmonic(n, G, m, h):
 
 def _tail_harmonic(n, G, m, h):
     """NERR9: prod_{j=n+1..i-1} j/(j+1) = (n+1)/i, so the sum is (n+1)(H_h - H_n) (digamma differences)."""
+    from scipy.special import digamma  # imported here: the trec_eval CLI never needs scipy
+
     return (n + 1.0) * (digamma(h + 1.0) - digamma(n + 1.0))
 
 
@@ -215,6 +216,8 @@ def _span_square(n, G, m, h):
 
 def _tail_square(n, G, m, h):
     """prod_{j=n+1..i-1} = ((n+x)/(i-1+x))^2, summed with Hurwitz's zeta: (n+x)^2 (zeta(2, n+x) - zeta(2, h+x))."""
+    from scipy.special import zeta
+
     x = _square_x(m, G)
     return (n + x) ** 2 * (zeta(2.0, n + x) - zeta(2.0, h + x))
 
@@ -383,7 +386,7 @@ def _dense(model: _Model, m, gain: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return C, P / P.sum()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class CWLCurves:
     """The C(i), W(i), L(i) of a measure over ranks 1..depth for one list of gains."""
 
@@ -402,6 +405,10 @@ class CWLCurves:
     def expected_depth(self) -> float:
         """1 / W(1) = sum_i i L(i): how many documents the user reads on average (cwl_eval's ED)."""
         return float(1.0 / self.W[0])
+
+    def __repr__(self) -> str:
+        return (f"CWLCurves(measure={self.measure!r}, depth={len(self.gain)}, value={self.value:.4f}, "
+                f"expected_depth={self.expected_depth:.4f})")
 
     def frame(self) -> pd.DataFrame:
         """The curves as a DataFrame indexed by rank (columns gain, C, W, L)."""

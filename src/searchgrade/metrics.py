@@ -43,15 +43,18 @@ Name (trec_eval name)         Definition
                               (linear, trec_eval) or ``2^g - 1`` with ``gain=exp`` (Burges et al.
                               2005); ``discount=jk,b=B``: 1 for ``i < B``, ``1/log_B(i)`` after
                               (Järvelin & Kekäläinen 2002); ``gains={g: v}`` gives grade g the
-                              gain v, other grades their own (trec_eval's ``ndcg.1=4``,
-                              ir_measures' ``gains``; IDCG then sorts by gain). ``DCG@k``,
-                              ``CG@k`` unnormalised.
-``RBP(p=..)`` (``rbp``)       ``(1-p) sum_i gain_i p^(i-1)`` (Moffat & Zobel 2008); gain =
+                              gain v, other grades their own (ir_measures' ``gains``; IDCG then
+                              sorts by gain, leaving out gains below 0); ``ideal=trec`` builds
+                              IDCG as trec_eval's ``ndcg.1=4`` does (what that name means).
+                              ``DCG@k``, ``CG@k`` unnormalised.
+``RBP(p=..)`` (``rbp``)       ``(1-p) sum_i gain_i p^(i-1)`` (Moffat & Zobel 2008), p^(i-1) by
+                              repeated multiplication as in trec_eval; gain =
                               ``g_i / max grade in the query's qrels`` (binary qrels: rel_i),
-                              or binary ``rel_i`` at level r with ``RBP(p=..,rel=r)``.
+                              or binary ``rel_i`` at level r with ``RBP(p=..,rel=r)``, or
+                              ``gains={g: v}`` rescaled to [0, 1] as trec_eval's ``rbp.g=v``.
 ``RBP_resid(p=..)``           ``p^n + (1-p) sum_{i<=n, unjudged} p^(i-1)``, n = documents retrieved:
-                              the most RBP could still grow (trec_eval's ``rbp_resid`` prints 0 when no
-                              unjudged document was retrieved; ours always adds the tail p^n).
+                              the most RBP could still grow; ``tail=unjudged`` is trec_eval's
+                              ``rbp_resid``, 0 when no unjudged document was retrieved.
 ``ERR@k``                     ``sum_{i<=k} (1/i) R_i prod_{j<i} (1 - R_j)``,
                               ``R_i = (2^g_i - 1) / 2^gmax`` (Chapelle et al. 2009); gmax is the
                               largest grade in the query's qrels unless ``ERR(max_grade=4)@k``.
@@ -65,10 +68,11 @@ Name (trec_eval name)         Definition
                               top k divided by k (equal to Hole@k when at least k are retrieved).
 ``IPrec@r``                   max precision at ranks where recall >= r, the level r*R rounded
 (``iprec_at_recall_r``)       half up to a whole number of relevant documents (trec_eval 10).
-``11pt`` (``11pt_avg``)       mean of IPrec at r = 0, 0.1, ..., 1
+``11pt`` (``11pt_avg``)       mean of IPrec at r = 0, 0.1, ..., 1 (``levels=[..]``: other levels,
+                              trec_eval's ``11pt_avg.0.2,0.5,0.8``), summed last level first
 ``SetP``, ``SetR``,           precision, recall of the retrieved set, ``F_beta = (1+b^2)PR/(b^2P+R)``
 ``SetF(beta=1)``, ``SetE``    and van Rijsbergen's ``E = 1 - F_beta``; trec_eval's ``set_F_x`` takes
-(``set_F``)                   ``x = beta^2`` (``set_F_4`` is ``SetF(beta=2)``)
+(``set_F``)                   ``x = beta^2``: ``SetF(beta2=x)`` (``set_F_4`` is ``SetF(beta=2)``)
 ``Utility(a,b,c,d)``          ``a*rel_ret + b*nonrel_ret + c*rel_not_ret + d*nonrel_not_ret``,
 (``utility_a,b,c,d``)         defaults 1, -1, 0, 0; ``d`` needs the collection size ``n_docs=``
                               (trec_eval -N)
@@ -81,7 +85,8 @@ Further trec_eval measures are available under their trec_eval names
 ``Rndcg``, ``relative_P_k``, ``set_relative_P``, ``set_map``,
 ``num_nonrel_judged_ret``) and as ``RprecMult(m=x)``, ``RelP@k``, ``SetRelP``,
 ``SetAP``, ``NumNonRelJudgedRet``, ``GMBpref``, ``nDCG_rel``, ``RnDCG``; their
-formulas are in the docstrings of :mod:`searchgrade._measures`.  Every binary
+formulas are in the docstrings of :mod:`searchgrade._measures`.  ``G``, ``nDCG_rel``
+and ``RnDCG`` take ``gains={g: v}`` as trec_eval's ``G.1=3`` does.  Every binary
 measure takes ``rel=``, and every measure ``judged_only=`` (ir_measures'
 per-measure condensed list).
 
@@ -187,7 +192,9 @@ import pandas as pd
 from . import io as _io
 from ._dispatch import by_judged_only, evaluate_ranked, plan
 from ._measures import MIN_GEO_MEAN, Ranked
-from ._names import Measure, is_ir_measure, known_measures, parse_measure
+from ._names import Measure, _trec_form, is_ir_measure, known_measures, parse_measure
+from ._params import fmt_value
+from ._registry import FAMILIES
 from ._options import MISSING, TIES, Options
 from ._qrels import QrelsIndex, warn_user
 from ._ranking import rank as _rank
@@ -196,6 +203,7 @@ __all__ = [
     "Measure",
     "parse_measure",
     "known_measures",
+    "measure_table",
     "Evaluator",
     "evaluate",
     "mean",
@@ -429,3 +437,33 @@ def score_ranking(ranking: Sequence, qrels, measures: Iterable | str, **options)
     options.setdefault("missing", "zero")
     df = Evaluator({"q": dict(qrels)}, measures, **options).evaluate(run)
     return {c: (v.item() if hasattr(v, "item") else v) for c, v in df.iloc[0].items()}
+
+
+_CUTOFF_TEXT = {"none": "none", "optional": "@k optional", "required": "@k required", "recall": "@r (recall level)"}
+
+
+def _param_text(p) -> str:
+    """One parameter as ``name=default`` (or ``name``), its choices and meaning, for :func:`measure_table`."""
+    head = p.name if p.default is None else f"{p.name}={fmt_value(p.default)}"
+    choices = f" ({'|'.join(map(str, p.choices))})" if p.choices else ""
+    return f"{head}{choices}: {p.doc}"
+
+
+def measure_table() -> pd.DataFrame:
+    """Every measure family of the registry: meaning, parameters (with defaults), cut-off, aggregation, names.
+
+    One row per family, generated from :mod:`searchgrade._registry`, so it lists
+    exactly what :func:`parse_measure` accepts.  ``judged_only`` (every family)
+    is not repeated.  ``ties="expected"`` says whether the family has a closed
+    form for the expectation over tie orders (otherwise that setting refuses it).
+    """
+    rows = [{
+        "measure": f.name,
+        "what it measures": f.doc,
+        "parameters": "; ".join(_param_text(p) for p in f.params),
+        "cut-off": _CUTOFF_TEXT[f.cutoff],
+        "over queries": f.agg,
+        'ties="expected"': "yes" if f.expected else "no",
+        "trec_eval": ", ".join(_trec_form(f, spec) for spec in f.trec),
+    } for f in FAMILIES.values()]
+    return pd.DataFrame(rows).set_index("measure")
