@@ -194,7 +194,7 @@ from ._dispatch import by_judged_only, evaluate_ranked, plan
 from ._measures import MIN_GEO_MEAN, Ranked
 from ._names import Measure, _trec_form, is_ir_measure, known_measures, parse_measure
 from ._params import fmt_value
-from ._registry import FAMILIES
+from ._registry import FAMILIES, REL
 from ._options import MISSING, TIES, Options
 from ._qrels import QrelsIndex, warn_user
 from ._ranking import rank as _rank
@@ -443,7 +443,10 @@ _CUTOFF_TEXT = {"none": "none", "optional": "@k optional", "required": "@k requi
 
 
 def _param_text(p) -> str:
-    """One parameter as ``name=default`` (or ``name``), its choices and meaning, for :func:`measure_table`."""
+    """One parameter as ``name=default`` (or ``name``), its choices and meaning, for :func:`measure_table`
+    (the shared relevance level ``rel`` by its name only)."""
+    if p is REL:
+        return "rel"
     head = p.name if p.default is None else f"{p.name}={fmt_value(p.default)}"
     choices = f" ({'|'.join(map(str, p.choices))})" if p.choices else ""
     return f"{head}{choices}: {p.doc}"
@@ -453,8 +456,9 @@ def measure_table() -> pd.DataFrame:
     """Every measure family of the registry: meaning, parameters (with defaults), cut-off, aggregation, names.
 
     One row per family, generated from :mod:`searchgrade._registry`, so it lists
-    exactly what :func:`parse_measure` accepts.  ``judged_only`` (every family)
-    is not repeated.  ``ties="expected"`` says whether the family has a closed
+    exactly what :func:`parse_measure` accepts.  ``rel`` (the grade counted as
+    relevant; default: the evaluation's ``rel_level``) is named without its
+    meaning, and ``judged_only`` (every family) is not repeated.  ``ties="expected"`` says whether the family has a closed
     form for the expectation over tie orders (otherwise that setting refuses it).
     """
     rows = [{
