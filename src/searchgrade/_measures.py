@@ -993,6 +993,16 @@ def g_measure(ctx, m):
     return _div(total_g, ctx.rowsum(ideal.seg, ideal.gain))
 
 
+def _trec_running_dcg(ctx, m):
+    """What ndcg_rel and Rndcg walk: trec_eval's ideal ranking, the retrieved gains x with their rows and
+    ranks, the ideal ranking's running DCG and the retrieved running DCG (within each row)."""
+    ideal = _trec_ideal(ctx, m)
+    idx, x = _trec_results(ctx, m)
+    seg, rank = ctx.seg[idx], ctx.rank[idx]
+    dcg_ = _local_cumsum(x / _log2_table(ctx, rank)[rank], seg, ctx.n)
+    return ideal, x, seg, rank, _ideal_dcg_running(ctx, ideal), dcg_
+
+
 def ndcg_rel(ctx, m):
     """ndcg_rel (trec_eval, experimental): nDCG averaged over relevant docs; unretrieved ones get the final nDCG.
 
@@ -1000,12 +1010,8 @@ def ndcg_rel(ctx, m):
     documents of positive gain in the ideal ranking; the M - (those retrieved) others add DCG / ideal DCG
     of the whole lists; the sum is divided by M (0 unless positive).  ``gains=`` as trec_eval's.
     """
-    ideal = _trec_ideal(ctx, m)
-    idx, x = _trec_results(ctx, m)
-    seg, rank = ctx.seg[idx], ctx.rank[idx]
+    ideal, x, seg, rank, running_idcg, dcg_ = _trec_running_dcg(ctx, m)
     M = ideal.count
-    running_idcg = _ideal_dcg_running(ctx, ideal)
-    dcg_ = _local_cumsum(x / _log2_table(ctx, rank)[rank], seg, ctx.n)
     pos = x > 0
     rows = seg[pos]
     with np.errstate(divide="ignore", invalid="ignore"):  # a row whose walk never starts: as C, inf and nan
@@ -1032,12 +1038,8 @@ def rndcg(ctx, m):
     as trec_eval's (its 0/0 when no such point has an ideal DCG above 0 is 0 here).
     """
     R = ctx.num_rel(_level(ctx, m))
-    ideal = _trec_ideal(ctx, m)
-    idx, x = _trec_results(ctx, m)
-    seg, rank = ctx.seg[idx], ctx.rank[idx]
+    ideal, _, seg, rank, running_idcg, dcg_ = _trec_running_dcg(ctx, m)
     M = ideal.count
-    running_idcg = _ideal_dcg_running(ctx, ideal)
-    dcg_ = _local_cumsum(x / _log2_table(ctx, rank)[rank], seg, ctx.n)
     # the points: i (1-based) where the next ideal gain differs, and i = M
     change = np.flatnonzero(np.append((ideal.seg[1:] == ideal.seg[:-1]) & (ideal.gain[1:] != ideal.gain[:-1]),
                                       False) | _last_of_row(ideal.seg))
