@@ -38,7 +38,7 @@ RUNS = {"A": {q: {f"d{i}": 7.0 - i for i in range(1, 7)} for q in QUERIES},
         "C": {"q1": {"d2": 1.0, "d1": 0.5}, "q2": {"d2": 1.0}, "q3": {}}}
 FILTERS = {"A가 1위에 정답을 놓은 질문": ["q1"]}
 CELLS = [
-    "from searchgrade import widgets\nlab = widgets.scoring_lab(relevant=(1, 3, 5, 7), k=5, mode='ipywidgets')\nlab",
+    "from searchgrade.book import widgets\nlab = widgets.scoring_lab(relevant=(1, 3, 5, 7), k=5, mode='ipywidgets')\nlab",
     "slider = widgets.rank_slider(['RR', 'nDCG@10', 'R@10'], n=20, start=3, mode='ipywidgets')\nslider",
     f"viewer = widgets.query_viewer({QUERIES!r}, {RUNS!r}, {QRELS!r}, {CORPUS!r}, filters={FILTERS!r}, "
     f"qids={list(QUERIES)!r}, mode='ipywidgets')\nviewer",

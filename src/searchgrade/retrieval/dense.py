@@ -170,7 +170,8 @@ class Encoder:
         if not texts:
             return np.zeros((0, 0), dtype=np.float32)
         parts = []
-        with tqdm(total=len(texts), desc=f"{self.name} {side}s", unit="text", disable=not progress, leave=False) as bar:
+        label = f"{self.name} {'queries' if side == 'query' else 'documents'}"
+        with tqdm(total=len(texts), desc=label, unit="text", disable=not progress, leave=False) as bar:
             for start in range(0, len(texts), self.batch_size):
                 batch = texts[start:start + self.batch_size]
                 parts.append(np.asarray(self._embed(batch, side), dtype=np.float32).reshape(len(batch), -1))
