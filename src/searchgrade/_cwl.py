@@ -90,7 +90,7 @@ from typing import Callable
 import numpy as np
 import pandas as pd
 
-from ._measures import _div
+from ._measures import _div, _row_scan
 
 __all__ = ["DEPTH", "CWLCurves", "cwl", "cwl_gain", "CURVE_FAMILIES", "inst", "insq", "bpm", "sdcg",
            "nerr8", "nerr9", "nerr10", "nerr11"]
@@ -265,28 +265,6 @@ def cwl_gain(ctx, m, idx=None) -> np.ndarray:
 
 
 # ----------------------------------------------------------------- row-wise scans
-def _row_scan(x: np.ndarray, seg: np.ndarray, n: int, op: np.ufunc) -> np.ndarray:
-    """Running ``op`` (np.add, np.multiply) of x within each row, left to right as np.cumsum/np.cumprod do.
-
-    Rows of similar length (the same power of two) are laid out as one padded
-    matrix, so no rounding is carried from one row into the next.
-    """
-    x = np.asarray(x, dtype=np.float64)
-    out = np.empty(len(x))
-    counts = np.bincount(seg, minlength=n)
-    starts = np.cumsum(counts) - counts
-    size_class = np.ceil(np.log2(np.maximum(counts, 1))).astype(np.int64)
-    for c in np.unique(size_class[counts > 0]).tolist():
-        rows = np.flatnonzero((size_class == c) & (counts > 0))
-        width = int(counts[rows].max())
-        filled = np.arange(width) < counts[rows][:, None]
-        cells = (starts[rows][:, None] + np.arange(width))[filled]
-        mat = np.full(filled.shape, float(op.identity))
-        mat[filled] = x[cells]
-        out[cells] = op.accumulate(mat, axis=1)[filled]
-    return out
-
-
 def _before(x: np.ndarray, first: np.ndarray, start: float) -> np.ndarray:
     """x of the previous entry in the same row; ``start`` for a row's first entry."""
     out = np.empty(len(x))

@@ -191,13 +191,13 @@ class Ranked:
         return c - before[seg]
 
 
-def _local_cumsum(x: np.ndarray, seg: np.ndarray, n: int, exclusive: bool = False) -> np.ndarray:
-    """Cumulative sum of x within each row (seg non-decreasing), summed row by row.
+def _row_scan(x: np.ndarray, seg: np.ndarray, n: int, op: np.ufunc = np.add, exclusive: bool = False) -> np.ndarray:
+    """Running ``op`` (np.add, np.multiply) of x within each row (seg non-decreasing), left to right.
 
-    Unlike a cumulative sum over the whole run, no rounding error is carried
-    from one query into the next.  Rows of similar length (the same power of
-    two) are laid out as one padded matrix; ``exclusive`` sums the entries
-    before each one only (0 for a row's first entry).
+    Unlike a scan over the whole run, no rounding error is carried from one
+    query into the next.  Rows of similar length (the same power of two) are
+    laid out as one padded matrix; ``exclusive`` takes the entries before each
+    one only (op's identity for a row's first entry).
     """
     x = np.asarray(x, dtype=np.float64)
     out = np.zeros(len(x))
@@ -209,13 +209,18 @@ def _local_cumsum(x: np.ndarray, seg: np.ndarray, n: int, exclusive: bool = Fals
         width = int(counts[rows].max())
         filled = np.arange(width) < counts[rows][:, None]
         cells = (starts[rows][:, None] + np.arange(width))[filled]
-        mat = np.zeros(filled.shape)
+        mat = np.full(filled.shape, float(op.identity))
         mat[filled] = x[cells]
-        csum = np.cumsum(mat, axis=1)
+        scan = op.accumulate(mat, axis=1)
         if exclusive:
-            csum = np.concatenate((np.zeros((len(rows), 1)), csum[:, :-1]), axis=1)
-        out[cells] = csum[filled]
+            scan = np.concatenate((np.full((len(rows), 1), float(op.identity)), scan[:, :-1]), axis=1)
+        out[cells] = scan[filled]
     return out
+
+
+def _local_cumsum(x: np.ndarray, seg: np.ndarray, n: int, exclusive: bool = False) -> np.ndarray:
+    """Cumulative sum of x within each row (:func:`_row_scan` with np.add)."""
+    return _row_scan(x, seg, n, np.add, exclusive)
 
 
 def _dense_rank(x: np.ndarray) -> np.ndarray:

@@ -216,9 +216,7 @@ def _from_ir_text(spelling: str, text: str) -> Measure:
     if rest:
         if not rest.startswith("@") or fam is None:
             raise _unknown(spelling)
-        cut = rest[1:].strip()
-        if len(cut) >= 2 and cut[0] in _QUOTES and cut[-1] == cut[0]:
-            cut = cut[1:-1]
+        cut = _unquote(rest[1:].strip())
         if not cut:
             raise ValueError(f"measure {spelling!r}: nothing after '@' (a cutoff such as @10)")
     if fam is None:
@@ -240,10 +238,10 @@ def _at_keyword(spelling: str, fam: Family, items: list, cut) -> tuple[list, obj
     return rest, cut
 
 
-def _closing(spelling: str, text: str, start: int) -> int:
-    """Index of the ')' closing the '(' at ``start`` (quotes, braces and brackets respected)."""
+def _top_level(text: str, start: int = 0):
+    """``(index, char, top)`` for each character of text[start:]; top: outside quotes, braces and brackets."""
     quote, depth = None, 0
-    for i in range(start + 1, len(text)):
+    for i in range(start, len(text)):
         ch = text[i]
         if quote:
             quote = None if ch == quote else quote
@@ -253,38 +251,32 @@ def _closing(spelling: str, text: str, start: int) -> int:
             depth += 1
         elif ch in "}]":
             depth -= 1
-        elif ch == ")" and depth == 0:
+        yield i, ch, quote is None and depth == 0
+
+
+def _unquote(text: str) -> str:
+    """text without one pair of matching quotes around it."""
+    return text[1:-1] if len(text) >= 2 and text[0] in _QUOTES and text[-1] == text[0] else text
+
+
+def _closing(spelling: str, text: str, start: int) -> int:
+    """Index of the ')' closing the '(' at ``start`` (quotes, braces and brackets respected)."""
+    for i, ch, top in _top_level(text, start + 1):
+        if ch == ")" and top:
             return i
     raise ValueError(f"measure {spelling!r}: unbalanced parentheses, braces or quotes")
 
 
 def _items(spelling: str, inner: str) -> list[tuple[str, str]]:
     """``key=value`` items of a parameter list, split at top-level commas; quoted values unquoted."""
-    parts, quote, depth, cur = [], None, 0, []
-    for ch in inner:
-        if quote:
-            quote = None if ch == quote else quote
-        elif ch in _QUOTES:
-            quote = ch
-        elif ch in "{[":
-            depth += 1
-        elif ch in "}]":
-            depth -= 1
-        elif ch == "," and depth == 0:
-            parts.append("".join(cur))
-            cur = []
-            continue
-        cur.append(ch)
-    parts.append("".join(cur))
+    cuts = [i for i, ch, top in _top_level(inner) if ch == "," and top]
+    parts = [inner[a + 1:b] for a, b in zip([-1] + cuts, cuts + [len(inner)])]
     out = []
     for part in filter(str.strip, parts):
         key, eq, value = part.partition("=")
         if not eq or not key.strip():
             raise ValueError(f"measure {spelling!r}: parameter {part.strip()!r} is not of the form key=value")
-        value = value.strip()
-        if len(value) >= 2 and value[0] in _QUOTES and value[-1] == value[0]:
-            value = value[1:-1]
-        out.append((key.strip(), value))
+        out.append((key.strip(), _unquote(value.strip())))
     return out
 
 
