@@ -17,89 +17,17 @@ import searchgrade as sg
 from searchgrade import collections as ck
 from searchgrade import stats
 from searchgrade.book import report
-from searchgrade.collections import Collection
-from searchgrade.retrieval import dense
 from searchgrade.retrieval import lineup as L
 from searchgrade.retrieval import runs as engine
 from searchgrade.retrieval.runfolder import read_runs
+from report_support import build
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "beir_small"
-
-LINEUP = """\
-[lineup]
-depth = 50
-
-[[retriever]]
-name = "bm25-ws"
-kind = "bm25"
-tokeniser = "ko-ws"
-
-[[retriever]]
-name = "bm25-bigram"
-kind = "bm25"
-tokeniser = "ko-bigram"
-
-[[retriever]]
-name = "dense-toy"
-kind = "dense"
-model = "toy"
-
-[[retriever]]
-name = "rrf"
-kind = "rrf"
-inputs = ["bm25-bigram", "dense-toy"]
-
-[[retriever]]
-name = "rerank-toy"
-kind = "rerank"
-inputs = ["bm25-bigram"]
-depth = 10
-scorer = "bi-encoder"
-model = "toy"
-"""
-
-
-class ToyEncoder(dense.Encoder):
-    """Hashed character-bigram counts: a weak but real bag-of-bigrams encoder, no model."""
-
-    name, batch_size = "toy-report", 64
-
-    def settings(self):
-        return {"encoder": "toy-report", "dims": 64}
-
-    def _embed(self, texts, side):
-        out = np.zeros((len(texts), 64))
-        for i, t in enumerate(texts):
-            for a, b in zip(t, t[1:]):
-                out[i, (ord(a) * 31 + ord(b)) % 64] += 1
-        return out + 0.01
-
-
-def korquad_slice(n_docs: int = 60) -> Collection:
-    """The first paragraphs of KorQuAD 1.0 dev with every question whose answer paragraph is among them."""
-    kq = ck.load("korquad-dev")
-    docs = list(kq.corpus)[:n_docs]
-    keep = {q for q, rel in kq.qrels.items() if set(rel) <= set(docs)}
-    queries = {q: t for q, t in kq.queries.items() if q in keep}
-    return Collection("korquad-slice", {d: kq.corpus[d] for d in docs}, queries, {q: kq.qrels[q] for q in queries},
-                      {"answers": {q: kq.meta["answers"][q] for q in queries}})
-
 
 @pytest.fixture(scope="module")
 def made(tmp_path_factory):
     """The slice, its runs (written and read back) and the report built from them."""
-    root = tmp_path_factory.mktemp("report")
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setitem(dense.ENCODERS, "toy", ToyEncoder)
-        mp.setenv("SEARCHGRADE_CACHE", str(root / "cache"))
-        engine._MODELS.clear()
-        coll = korquad_slice()
-        lineup = L.parse_lineup(LINEUP, "report.toml")
-        engine.make_runs(coll, lineup, root / "runs", progress=False)
-        folder = read_runs(root / "runs", coll)
-        text = report.build_report(coll, folder.runs, folder.infos, n_perm=2000)
-        engine._MODELS.clear()
-    return coll, folder, text
+    return build(tmp_path_factory.mktemp("report"))
 
 
 class Tables(HTMLParser):

@@ -1,95 +1,30 @@
 """`searchgrade report`'s page in headless Chromium: opened from disk, nothing fetched, numbers as the package computes.
 
-The report is built here (BM25 with two tokenisers, a toy encoder, RRF and a second stage on a slice of
-KorQuAD 1.0 dev) and opened as a file:// page; what the browser shows is compared with
+The report is built by `tests/report_support.py` (BM25 with two tokenisers, a toy encoder, RRF and a
+second stage on a slice of KorQuAD 1.0 dev) and opened as a file:// page; what the browser shows is compared with
 `searchgrade.evaluate` on the same runs (never with the report's own tables).
 """
 from __future__ import annotations
-
 
 import numpy as np
 import pytest
 
 import searchgrade as sg
 from browser_support import DESKTOP, PHONE
-from searchgrade import collections as ck
+from report_support import build
 from searchgrade.book import report
-from searchgrade.collections import Collection
 from searchgrade.io import trec_order
-from searchgrade.retrieval import dense
-from searchgrade.retrieval import lineup as L
-from searchgrade.retrieval import runs as engine
-from searchgrade.retrieval.runfolder import read_runs
 
-LINEUP = """\
-[lineup]
-depth = 50
-
-[[retriever]]
-name = "bm25-ws"
-kind = "bm25"
-tokeniser = "ko-ws"
-
-[[retriever]]
-name = "bm25-bigram"
-kind = "bm25"
-tokeniser = "ko-bigram"
-
-[[retriever]]
-name = "dense-toy"
-kind = "dense"
-model = "toy"
-
-[[retriever]]
-name = "rrf"
-kind = "rrf"
-inputs = ["bm25-bigram", "dense-toy"]
-
-[[retriever]]
-name = "rerank-toy"
-kind = "rerank"
-inputs = ["bm25-bigram"]
-depth = 10
-scorer = "bi-encoder"
-model = "toy"
-"""
 VIEWER = '[data-sg-widget="query-viewer"]'
-
-
-class ToyEncoder(dense.Encoder):
-    """Hashed character-bigram counts: a weak but real encoder that needs no model."""
-
-    name, batch_size = "toy-browser", 64
-
-    def settings(self):
-        return {"encoder": "toy-browser", "dims": 64}
-
-    def _embed(self, texts, side):
-        out = np.zeros((len(texts), 64))
-        for i, t in enumerate(texts):
-            for a, b in zip(t, t[1:]):
-                out[i, (ord(a) * 31 + ord(b)) % 64] += 1
-        return out + 0.01
 
 
 @pytest.fixture(scope="module")
 def built(tmp_path_factory):
     """(collection, runs, path of the written report)."""
     root = tmp_path_factory.mktemp("report-browser")
-    kq = ck.load("korquad-dev")
-    docs = list(kq.corpus)[:60]
-    queries = {q: t for q, t in kq.queries.items() if set(kq.qrels[q]) <= set(docs)}
-    coll = Collection("korquad-slice", {d: kq.corpus[d] for d in docs}, queries, {q: kq.qrels[q] for q in queries},
-                      {"answers": {q: kq.meta["answers"][q] for q in queries}})
-    with pytest.MonkeyPatch.context() as mp:
-        mp.setitem(dense.ENCODERS, "toy", ToyEncoder)
-        mp.setenv("SEARCHGRADE_CACHE", str(root / "cache"))
-        engine._MODELS.clear()
-        engine.make_runs(coll, L.parse_lineup(LINEUP, "browser.toml"), root / "runs", progress=False)
-        folder = read_runs(root / "runs", coll)
-        path = root / "report.html"
-        path.write_text(report.build_report(coll, folder.runs, folder.infos, n_perm=2000), encoding="utf-8")
-        engine._MODELS.clear()
+    coll, folder, text = build(root)
+    path = root / "report.html"
+    path.write_text(text, encoding="utf-8")
     return coll, folder.runs, path
 
 
