@@ -217,22 +217,12 @@ __all__ = [
 # ====================================================================== inputs
 def _qrels_input(qrels):
     """qrels as {qid: {docid: grade}}: a Mapping as it is, anything else through searchgrade.io.as_qrels."""
-    if isinstance(qrels, Mapping):
-        return qrels
-    convert = getattr(_io, "as_qrels", None)
-    if convert is None:
-        raise TypeError(f"qrels must be a dict {{qid: {{docid: grade}}}}, not {type(qrels).__name__}")
-    return convert(qrels)
+    return qrels if isinstance(qrels, Mapping) else _io.as_qrels(qrels)
 
 
 def _run_input(run):
     """run as {qid: {docid: score}}: a Mapping as it is, anything else through searchgrade.io.as_run."""
-    if isinstance(run, Mapping):
-        return run
-    convert = getattr(_io, "as_run", None)
-    if convert is None:
-        raise TypeError(f"run must be a dict {{qid: {{docid: score}}}}, not {type(run).__name__}")
-    return convert(run)
+    return run if isinstance(run, Mapping) else _io.as_run(run)
 
 
 # ================================================================== evaluation
