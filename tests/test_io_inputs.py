@@ -240,11 +240,13 @@ def test_run_ids_first_last_and_distinct():
         parse_run(text)
 
 
-def test_blank_lines_are_reported_without_a_warning():
+def test_blank_lines_are_reported_with_a_warning_in_qrels_only():
     text = "\n" + QRELS_TEXT + "\n  \t\n"
-    with warnings.catch_warnings():
-        warnings.simplefilter("error")
+    with pytest.warns(InputWarning, match=r"^<string>: skipped 3 lines \(1, 5, 6\): blank, which trec_eval 10.0 refuses"):
         assert parse_qrels(text) == QRELS
+    with warnings.catch_warnings():  # trec_eval reads blank run lines: counted, no warning
+        warnings.simplefilter("error")
+        assert parse_run("\n" + RUN_TEXT + "\n  \t\n") == RUN
     report = load_qrels(io.StringIO(text)).report
     assert (report.blank.count, report.blank.first, report.lines) == (3, (1, 5, 6), 6)
     assert str(report.blank) == "3 lines (1, 5, 6)"

@@ -26,6 +26,9 @@ def plan(requested, options: Options) -> list[Measure]:
     """The requested measures parsed, with rel_level and judged_only filled in; ValueError on duplicates."""
     if isinstance(requested, (str, Measure)) or is_ir_measure(requested):
         requested = [requested]
+    elif not isinstance(requested, Iterable) or isinstance(requested, (bytes, bytearray)):
+        raise TypeError("measures must be a measure name, a Measure, an ir_measures measure or a list of them, "
+                        f"not {type(requested).__name__}")
     parsed = []
     for spec in requested:
         m = parse_measure(spec)
@@ -82,7 +85,7 @@ def kernel_values(m: Measure, ctx: Ranked) -> np.ndarray:
 def evaluate_ranked(measures: Sequence[Measure], rows: Sequence, ctx: Ranked) -> pd.DataFrame:
     """One row per query (index "qid"), one column per measure, named by its printed name."""
     data = {m.name: kernel_values(m, ctx) for m in measures}
-    index = pd.Index(rows, name="qid", dtype=object)
+    index = pd.Index(rows, name="qid", dtype=object, tupleize_cols=False)  # a tuple id is one id, not levels
     # copy=False: each kernel's fresh array becomes a column as it is (no stacking of the columns into one
     # block, a copy of the whole table)
     return pd.DataFrame(data, index=index, columns=[m.name for m in measures], copy=False)

@@ -959,6 +959,11 @@ def _running(x: np.ndarray, seg: np.ndarray, n: int) -> np.ndarray:
     return np.cumsum(x) - (np.cumsum(totals) - totals)[seg]
 
 
+def _exact_sums(*arrays: np.ndarray) -> bool:
+    """Whether one running sum over all rows of each array (whole numbers) stays exact: below 2**53 in size."""
+    return all(float(np.abs(a).sum()) < 2.0**53 for a in arrays)
+
+
 def _at(cum: np.ndarray, start: np.ndarray, rows: np.ndarray, k: np.ndarray) -> np.ndarray:
     """cum's running value after the first k entries of each row (0 for k = 0)."""
     k = np.asarray(k, dtype=np.int64)
@@ -984,7 +989,7 @@ def g_measure(ctx, m):
     seg, rank = ctx.seg[idx], ctx.rank[idx]
     count = ideal.count
     cost = np.maximum(ideal.gain, 1.0)
-    if ideal.integral:  # whole numbers: every running sum is exact, in any order
+    if ideal.integral and _exact_sums(cost, x):  # whole numbers: every running sum is exact, in any order
         within = np.minimum(rank, count[seg])
         sum_cost = _at(_running(cost, ideal.seg, ctx.n), ideal.start, seg, within) + (rank - within)
         sum_res = _running(x, seg, ctx.n)
@@ -994,7 +999,8 @@ def g_measure(ctx, m):
         row_cost[inside] = cost[ideal.start[ctx.seg[inside]] + ctx.rank[inside] - 1]
         sum_cost = _local_cumsum(row_cost, ctx.seg, ctx.n)[idx]
         sum_res = _local_cumsum(x, seg, ctx.n)
-    total_g = ctx.rowsum(seg, x / np.log2((2.0 + sum_cost) - sum_res))
+    with np.errstate(divide="ignore", invalid="ignore"):  # huge gains: log2 of 0 or less, as in C
+        total_g = ctx.rowsum(seg, x / np.log2((2.0 + sum_cost) - sum_res))
     return _div(total_g, ctx.rowsum(ideal.seg, ideal.gain))
 
 

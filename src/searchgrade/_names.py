@@ -326,6 +326,7 @@ _TREC_SUFFIX = sorted(((re.compile(re.escape(spec.root) + "_" + _suffix_pattern(
 
 # How trec_eval's C library reads a parameter: atol reads the integer part of a cut-off (23.4 is 23),
 # atof a decimal number.  What either would misread (5x, 1e3 as a cut-off, an empty item) is refused.
+LONG_MAX = 2**63 - 1  # trec_eval's long (64-bit systems)
 _ATOL = re.compile(r"\s*[+-]?\d+(\.\d*)?")
 _ATOF = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 _GRADE = re.compile(r"[+-]?\d+")  # trec_eval's valid_int: a pair whose name is an integer sets a gain
@@ -401,7 +402,7 @@ def _trec_cuts(where: str, spec: TrecName, text: str) -> list:
         if spec.style == "cut":
             if not _ATOL.fullmatch(item):
                 raise ValueError(f"measure {where}: cut-off {item!r} is not a number (e.g. {spec.root}.5,10)")
-            values.append(int(item.split(".")[0]))
+            values.append(min(int(item.split(".")[0]), LONG_MAX))  # atol saturates at LONG_MAX
         else:
             values.append(_trec_float(where, item))
     values.sort()

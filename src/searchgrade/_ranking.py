@@ -18,7 +18,7 @@ from typing import Mapping, Sequence
 import numpy as np
 
 from ._measures import Ranked, _dense_rank
-from ._qrels import NONPOOL, QrelsIndex
+from ._qrels import NONPOOL, QrelsIndex, warn_user
 
 __all__ = ["rank", "sort_rows", "rank_columns"]
 
@@ -34,6 +34,7 @@ def rank(index: QrelsIndex, run: Mapping, rows: Sequence, *, ties: str, judged_o
     lengths = np.fromiter(map(len, dicts), dtype=np.int64, count=len(rows))
     score = _scores(dicts, rows, run)
     code = _codes(index, rows, dicts, int(lengths.sum()))
+    _check_doc_types(index, rows, dicts, code, lengths)
     order = sort_rows(score, lengths, dicts, ties, None if exact else code)
     code = code[order]
     seg = np.repeat(np.arange(len(rows), dtype=np.int64), lengths)
@@ -94,6 +95,30 @@ def _codes(index: QrelsIndex, rows: Sequence, dicts: list, total: int) -> np.nda
     grades = index.grades
     return np.fromiter(chain.from_iterable(map(grades[q].get, d, repeat(NONPOOL, len(d)))
                                            for q, d in zip(rows, dicts)), dtype=np.int64, count=total)
+
+
+def _check_doc_types(index: QrelsIndex, rows: Sequence, dicts: list, code: np.ndarray, lengths: np.ndarray) -> None:
+    """Warn when a row retrieves no judged document only because its document ids differ in type (1 vs '1')."""
+    some = np.flatnonzero(lengths > 0)
+    if len(some) == 0:
+        return
+    starts = (np.cumsum(lengths) - lengths)[some]
+    hits = np.add.reduceat((code != NONPOOL).astype(np.int64), starts)
+    pairs = []
+    for i in some[hits == 0].tolist():  # rows without a single judged document: look at their ids' text
+        judged = index.grades[rows[i]]
+        kinds = set(map(type, judged))
+        if len(kinds) == 1 and type(next(iter(dicts[i]))) in kinds:  # the usual case: one type (first id seen)
+            continue
+        texts = {str(d): d for d in judged}
+        pairs += [(rows[i], texts[str(d)], d) for d in dicts[i] if str(d) in texts]
+    if pairs:
+        queries = len({q for q, _, _ in pairs})
+        q, judged, retrieved = pairs[0]
+        warn_user(f"{queries} quer{'y retrieves' if queries == 1 else 'ies retrieve'} no judged document "
+                  f"because document ids differ from the qrels' only in type: query {q!r}: qrels {judged!r} "
+                  f"({type(judged).__name__}) vs run {retrieved!r} ({type(retrieved).__name__}); convert "
+                  "the ids to one type (e.g. str) on both sides")
 
 
 def _tie_groups(s_sorted: np.ndarray, seg: np.ndarray) -> np.ndarray:

@@ -99,8 +99,10 @@ class ReadReport:
     last_run_id: str | None = None
 
     def notes(self) -> list[str]:
-        """One sentence per thing skipped or ignored that a reader warns about (blank lines are not)."""
+        """One sentence per thing skipped or ignored that a reader warns about (blank run lines are not)."""
         out = []
+        if self.blank and self.format == "qrels":
+            out.append(f"skipped {self.blank}: blank, which trec_eval 10.0 refuses in qrels (\"Malformed line\")")
         if self.comments:
             out.append(f"skipped {self.comments} starting with '#' (comments, as trec_eval 10.0 reads them)")
         if self.extra_fields:

@@ -2,16 +2,18 @@
 from __future__ import annotations
 
 import gzip
+import io
 import os
+import stat
 import sys
 import zlib
-from pathlib import Path
 
 from ._report import FormatError
 
 STDIN = "-"
 GZIP_MAGIC = b"\x1f\x8b"
 _BOM = b"\xef\xbb\xbf"
+MAX_LINE = 1 << 20  # the longest line the readers take (bytes): a longer one is a binary file or no TREC file
 
 
 def is_source(obj) -> bool:
@@ -23,16 +25,56 @@ def read_source(source) -> tuple[str, bytes | str]:
     """``(name, content)``: the name errors use and the raw bytes (or text, from a text stream)."""
     if isinstance(source, str) and source == STDIN:
         stream = sys.stdin
-        return "<stdin>", getattr(stream, "buffer", stream).read()
+        return "<stdin>", read_lines(getattr(stream, "buffer", stream), "<stdin>")
     if isinstance(source, (str, os.PathLike)):
-        return str(source), Path(source).read_bytes()
+        with open(source, "rb") as fh:
+            if stat.S_ISREG(os.fstat(fh.fileno()).st_mode):  # a regular file: one read, then a look at its lines
+                return str(source), check_lines(fh.read(), str(source))
+            return str(source), read_lines(fh, str(source))  # a pipe or a device: read until MAX_LINE passes
     if callable(getattr(source, "read", None)):
         name = getattr(source, "name", None)
-        content = source.read()
-        if not isinstance(content, (bytes, bytearray, str)):
-            raise TypeError(f"{source!r}.read() returned {type(content).__name__}, not bytes or str")
-        return (name if isinstance(name, str) else "<file>"), content
+        name = name if isinstance(name, str) else "<file>"
+        return name, read_lines(source, name)
     raise TypeError(f"expected a path, '-' (standard input) or an open file, not {type(source).__name__}")
+
+
+def read_lines(stream, name: str) -> bytes | str:
+    """All of a stream (bytes or text), read MAX_LINE at a time; FormatError at a line longer than MAX_LINE.
+
+    A file without line ends (``/dev/zero``, a binary file) is refused after MAX_LINE bytes
+    instead of being read until memory runs out.
+    """
+    parts: list = []
+    tail = 0  # length of the unterminated line so far
+    while True:
+        part = stream.read(MAX_LINE)
+        if part is None or not isinstance(part, (bytes, bytearray, str)):
+            raise TypeError(f"{stream!r}.read() returned {type(part).__name__}, not bytes or str")
+        if not part:
+            break
+        parts.append(part)
+        newline = "\n" if isinstance(part, str) else b"\n"
+        first = part.find(newline)
+        if tail + (len(part) if first < 0 else first) > MAX_LINE:
+            raise _too_long(name, sum(p.count(newline) for p in parts[:-1]) + 1)
+        tail = len(part) - 1 - part.rfind(newline) if first >= 0 else tail + len(part)
+    return parts[0][:0].join(parts) if parts else b""
+
+
+def check_lines(data: bytes, name: str) -> bytes:
+    """data, if no line in it is longer than MAX_LINE (one search per MAX_LINE bytes), else FormatError."""
+    start, size = 0, len(data)
+    while size - start > MAX_LINE:
+        end = data.rfind(b"\n", start, start + MAX_LINE + 1)
+        if end < 0:
+            raise _too_long(name, data.count(b"\n", 0, start) + 1)
+        start = end + 1
+    return data
+
+
+def _too_long(name: str, line: int) -> FormatError:
+    """The error for a line without a line end within MAX_LINE bytes."""
+    return FormatError(name, line, f"no line end within {MAX_LINE // 2**20} MiB (is this a binary file?)")
 
 
 def raw_bytes(name: str, content: bytes | str) -> bytes | str:
@@ -49,7 +91,8 @@ def raw_bytes(name: str, content: bytes | str) -> bytes | str:
     data = bytes(content)
     if data.startswith(GZIP_MAGIC):
         try:
-            data = gzip.decompress(data)
+            with gzip.GzipFile(fileobj=io.BytesIO(data)) as unzipped:
+                data = read_lines(unzipped, name)
         except (OSError, EOFError, zlib.error) as err:
             raise FormatError(name, None, f"not a valid gzip file ({err})") from None
     return data[3:] if data.startswith(_BOM) else data

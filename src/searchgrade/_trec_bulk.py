@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import warnings
 from itertools import chain
 from typing import NamedTuple
@@ -31,6 +32,7 @@ ENGINES = ("arrow", "pandas")
 
 _NAMES = {"run": ["qid", "iter", "docno", "rank", "score", "runid"], "qrels": ["qid", "iter", "docno", "rel"]}
 _NUMBERS = {"rank": "int64", "score": "float64", "rel": "int64"}
+_HEX_FIELD = re.compile(rb"(?:^|[ \t])[+-]?0[xX]", re.MULTILINE)  # a field pyarrow may read as a hex integer
 
 
 class _Shape(NamedTuple):
@@ -101,6 +103,8 @@ def _arrow_columns(raw: bytes, kind: str, shape: _Shape) -> Columns | None:
     Every line up to ``shape.end`` must be a row: a blank line has too few fields.  Ids are read
     dictionary-encoded (each distinct id becomes one Python str).
     """
+    if (b"0x" in raw or b"0X" in raw) and _HEX_FIELD.search(raw, 0, shape.end):
+        return None  # pyarrow reads the integer 0x3 as 3; trec_eval's atol reads 0, the strict reader refuses it
     pa = _pyarrow()
     pacsv = pa.csv
     names = _NAMES[kind]

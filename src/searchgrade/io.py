@@ -12,7 +12,7 @@ silently (an :class:`InputWarning`; :func:`load_run` / :func:`load_qrels` also r
   fixture has "junk at end of lines"); a qrels line has exactly 4 fields, as in trec_eval;
 * iter and rank are ignored (trec_eval orders by score); a rank that is not an integer is
   reported, since it often means the columns are out of order;
-* blank lines are skipped and counted (trec_eval 10.0 refuses them in qrels);
+* blank lines are skipped and counted, and reported in qrels (trec_eval 10.0 refuses them there);
 * fields are split at C whitespace (space, tab, CR, VT, FF) as trec_eval does, so a
   no-break space or an ideographic space is part of an id.
 
@@ -20,7 +20,8 @@ Everything else is an error that names the source and the line (:class:`FormatEr
 ``run.gz:17: ...``, ``<stdin>:3: ...``): too few fields, a score that is not a finite
 decimal number, a grade that is not a decimal integer in trec_eval's 64-bit range
 (``-2**63`` to ``2**63 - 1``), a document twice in one query, invalid UTF-8, a source
-with no data line.
+with no data line, a line longer than 1 MiB (``/dev/zero`` or a binary file is refused
+after its first MiB instead of being read until memory runs out).
 
 Sources: a path (str or PathLike; gzip recognised by its magic bytes, whatever the
 name), ``"-"`` for standard input, or an open text or binary file.  UTF-8, with an

@@ -383,6 +383,8 @@ def aggregate(df: pd.DataFrame, measures: Iterable | None = None) -> pd.Series:
     columns, found by the measure's printed name (or the spelling as given),
     in that order; a KeyError names any that is missing.
     """
+    if not isinstance(df, pd.DataFrame):
+        raise TypeError(f"aggregate needs the DataFrame that evaluate() returns, not {type(df).__name__}")
     if measures is None:
         pairs = _measure_columns(df)
     else:
@@ -408,6 +410,10 @@ def score_ranking(ranking: Sequence, qrels, measures: Iterable | str, **options)
     ``qrels`` are the query's ``{docid: grade}``, or anything
     :func:`searchgrade.io.as_qrels` reads that holds exactly one query.
     """
+    if isinstance(ranking, (str, bytes, bytearray)) or not isinstance(ranking, Iterable):
+        raise TypeError(f"ranking must be a list of document ids in rank order, not {type(ranking).__name__}"
+                        + (" (a single string would be read as a list of characters)"
+                           if isinstance(ranking, (str, bytes, bytearray)) else ""))
     ranking = list(ranking)
     seen = set()
     for d in ranking:
