@@ -140,7 +140,7 @@ def test_every_page_draws_hangul_with_the_web_font(pages, visit):
     ("ch02", ".highlight .c1"),
     ("ch02", "table.dataframe th"),
     ("ch02", '[data-sg-widget="scoring-lab"] .sg-help'),
-    ("ch04", '[data-sg-widget="rank-slider"] svg text'),
+    ("ch04b", '[data-sg-widget="rank-slider"] svg text'),
     ("ch05", '[data-sg-widget="query-viewer"] .sg-gold .sg-snippet'),
 ])
 def test_hangul_widths_are_the_web_fonts(stem, selector, book, visit):

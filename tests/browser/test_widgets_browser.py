@@ -131,7 +131,7 @@ def test_scoring_lab_follows_clicks_keys_and_selects(chapter, visit):
 
 
 def test_rank_slider_follows_the_keyboard(chapter, visit):
-    v = visit(chapter("ch04"))
+    v = visit(chapter("ch04b"))
     root = v.page.locator(SLIDER)
     assert root.count() == 1 and root.get_attribute("data-ready") == "true"
     measures = root.locator("figure.sg-chart").evaluate_all("fs => fs.map(f => f.getAttribute('data-measure'))")
@@ -407,7 +407,7 @@ def widget_geometry(root):
     }""")
 
 
-@pytest.mark.parametrize("where, selector", [("ch02", LAB), ("ch04", SLIDER), ("viewer", VIEWER), ("ch05", VIEWER)])
+@pytest.mark.parametrize("where, selector", [("ch02", LAB), ("ch04b", SLIDER), ("viewer", VIEWER), ("ch05", VIEWER)])
 def test_widgets_fit_a_phone_and_stay_operable(where, selector, viewer_page, visit, request):
     target = viewer_page[0] if where == "viewer" else request.getfixturevalue("chapter")(where)
     v = visit(target, viewport=PHONE)
