@@ -101,8 +101,10 @@ class EvalSetError(FormatError):
             who = "" if item_id is None else f" item {item_id!r}:"
             lines.append(f"{where}:{who} {message}")
         head = f"{len(self.errors)} problem(s) in {self.path}" if len(self.errors) > 1 else ""
-        self.line = self.errors[0][0] if len(self.errors) == 1 else None
-        self.problem = "\n".join(lines[1:] if head else lines)
+        single = len(self.errors) == 1
+        self.line = self.errors[0][0] if single else None
+        self.problem = "\n".join(lines) if not single else \
+            (f"item {self.errors[0][1]!r}: " if self.errors[0][1] is not None else "") + self.errors[0][2]
         ValueError.__init__(self, "\n".join([head, *lines]) if head else lines[0] if lines else self.path)
 
     def __reduce__(self):
