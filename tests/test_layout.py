@@ -9,7 +9,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PKG = ROOT / "src" / "searchgrade"
-PUBLIC_CORE = ["__init__", "__main__", "io", "metrics", "trec_eval", "stats", "comparison", "rag", "judges", "variants",
+PUBLIC_CORE = ["__init__", "__main__", "io", "metrics", "curves", "trec_eval", "stats", "comparison", "rag", "judges", "variants",
                "checksums"]
 # the core's private helper modules (a leading underscore) are core too
 CORE = PUBLIC_CORE + sorted(p.stem for p in PKG.glob("_*.py") if p.stem not in ("__init__", "__main__"))
