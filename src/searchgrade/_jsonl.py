@@ -53,7 +53,7 @@ def _parse_line(raw: bytes, required: tuple[str, ...] | None) -> Any:
     if not line.strip():
         return _BLANK
     try:
-        value = json.loads(line)
+        value = json.loads(line.rstrip("\r\n"))  # without the terminator, a column past the line's end is named
     except json.JSONDecodeError as err:
         raise _BadLine(f"invalid JSON: {err.msg} (column {err.colno})") from None
     if required is None:
