@@ -1,4 +1,4 @@
-"""C/W/L measures (searchgrade._cwl): names and parameters, hand-worked values, curve identities, the direct
+"""C/W/L measures (searchgrade._cwl, searchgrade.curves): names and parameters, hand-worked values, curve identities, the direct
 kernels of P, RR and RBP in C/W/L form, closed-form tails against rank-by-rank curves, ties and missing queries."""
 import itertools
 import math
@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import searchgrade as sg
-from searchgrade._cwl import CURVE_FAMILIES, DEPTH, cwl
+from searchgrade.curves import CURVE_FAMILIES, DEPTH, cwl
 from searchgrade._names import parse_measure
 from searchgrade._registry import FAMILIES
 

@@ -7,6 +7,7 @@ import pytest
 from scipy.stats import binomtest
 
 from searchgrade import rag
+from searchgrade.io import FormatError
 
 # ---------------------------------------------------------------------------
 # A tiny corpus and item factory
@@ -303,11 +304,12 @@ def test_load_errors_name_file_line_and_item(tmp_path):
     with pytest.raises(rag.EvalSetError) as info:
         rag.load_items(path)
     msg = str(info.value)
-    assert f"{path}:2: not valid JSON" in msg
+    assert f"{path}:2: invalid JSON" in msg
     assert f"{path}:3: item 'q-2': [unknown_type]" in msg
     assert f"{path}:4: each line must hold one item as a JSON object, got list" in msg
     assert f"{path}:5: item 'q-1': [duplicate_id] item already defined on line 1" in msg
     assert [e[0] for e in info.value.errors] == [2, 3, 4, 5]
+    assert isinstance(info.value, FormatError)  # one error family with the TREC and collection readers
 
 
 def test_load_missing_file(tmp_path):

@@ -6,8 +6,8 @@ __version__ = "0.1.0"
 
 # Imported on first use (PEP 562), so that ``python -m searchgrade.trec_eval`` does not pay for scipy.stats.
 _LAZY = {
-    "CWLCurves": "_cwl",
-    "cwl": "_cwl",
+    "CWLCurves": "curves",
+    "cwl": "curves",
     "Comparison": "comparison",
     "compare": "comparison",
     "Evaluator": "metrics",

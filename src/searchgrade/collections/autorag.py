@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from .base import Collection, CollectionFormatError, _expect, _PathLike, data_root, register
 
@@ -48,6 +49,24 @@ def load_autorag(data_dir: _PathLike | None = None) -> Collection:
                               (qpath, qa, ("qid", "query", "retrieval_gt", "generation_gt"))):
         missing = [c for c in cols if c not in frame.columns]
         _expect(not missing, path, f"missing column(s) {', '.join(missing)}; has {', '.join(map(str, frame.columns))}")
+    corpus, original = _autorag_corpus(cpath, docs)
+    queries, qrels, answers = _autorag_questions(qpath, qa, {o: d for d, o in original.items()}, cpath.name)
+    meta = {
+        "source": "AutoRAGRetrieval (MTEB Korean retrieval task), Marker-Inc-Korea/"
+                  "AutoRAG-example-korean-embedding-benchmark @ 9a0ba3c3, data/ocr_corpus_v3.parquet, data/qa_v4.parquet",
+        "licence": "not specified by its authors (MTEB lists it as not specified); credit Marker-Inc-Korea",
+        "grades": "1 = the chunk named in retrieval_gt",
+        "docid_scheme": "original doc_id with each whitespace run replaced by '_'; original in corpus[d]['source']",
+        "original_ids": original,
+        "domains": sorted({o.split(" - ")[0] for o in original.values()}),
+        "answers": answers,
+        "files": {"corpus": str(cpath), "qa": str(qpath)},
+    }
+    return Collection("autorag", corpus, queries, qrels, meta)
+
+
+def _autorag_corpus(cpath: Path, docs) -> tuple[dict[str, dict[str, str]], dict[str, str]]:
+    """The chunks as ``{docid: {title, text, source}}`` and ``{docid: original id}``; ids checked unique both ways."""
     corpus: dict[str, dict[str, str]] = {}
     original: dict[str, str] = {}
     seen: set[str] = set()
@@ -61,7 +80,11 @@ def load_autorag(data_dir: _PathLike | None = None) -> Collection:
                                             f"once whitespace becomes '_'")
         corpus[docid] = {"title": "", "text": text, "source": orig}
         original[docid] = orig
-    by_original = {o: d for d, o in original.items()}
+    return corpus, original
+
+
+def _autorag_questions(qpath: Path, qa, by_original: dict[str, str], corpus_name: str) -> tuple[dict, dict, dict]:
+    """Queries, qrels (every chunk of retrieval_gt at grade 1) and reference answers of the QA table."""
     queries: dict[str, str] = {}
     qrels: dict[str, dict[str, int]] = {}
     answers: dict[str, list[str]] = {}
@@ -78,23 +101,12 @@ def load_autorag(data_dir: _PathLike | None = None) -> Collection:
         _expect(len(relevant) > 0, qpath, f"row {row}: query {qid} has an empty retrieval_gt")
         row_qrels: dict[str, int] = {}
         for orig in relevant:
-            _expect(orig in by_original, qpath, f"row {row}: query {qid} names chunk {orig!r}, which is not in {cpath.name}")
+            _expect(orig in by_original, qpath, f"row {row}: query {qid} names chunk {orig!r}, which is not in {corpus_name}")
             row_qrels[by_original[orig]] = 1
         queries[qid] = text
         qrels[qid] = row_qrels
         answers[qid] = [str(a) for a in _as_list(gen)]
-    meta = {
-        "source": "AutoRAGRetrieval (MTEB Korean retrieval task), Marker-Inc-Korea/"
-                  "AutoRAG-example-korean-embedding-benchmark @ 9a0ba3c3, data/ocr_corpus_v3.parquet, data/qa_v4.parquet",
-        "licence": "not specified by its authors (MTEB lists it as not specified); credit Marker-Inc-Korea",
-        "grades": "1 = the chunk named in retrieval_gt",
-        "docid_scheme": "original doc_id with each whitespace run replaced by '_'; original in corpus[d]['source']",
-        "original_ids": original,
-        "domains": sorted({o.split(" - ")[0] for o in original.values()}),
-        "answers": answers,
-        "files": {"corpus": str(cpath), "qa": str(qpath)},
-    }
-    return Collection("autorag", corpus, queries, qrels, meta)
+    return queries, qrels, answers
 
 
 register("autorag", load_autorag)

@@ -1,9 +1,11 @@
 """Any BEIR-format folder: ``corpus.jsonl``, ``queries.jsonl`` and ``qrels/<split>.tsv``."""
 from __future__ import annotations
 
-import json
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
+from .. import _jsonl
 from .base import Collection, CollectionFormatError, _PathLike, register
 
 __all__ = ["load_beir", "read_jsonl"]
@@ -11,27 +13,7 @@ __all__ = ["load_beir", "read_jsonl"]
 
 def read_jsonl(path: _PathLike, required: tuple[str, ...] = ("_id",)) -> list[tuple[int, dict]]:
     """``(line number, object)`` for each non-blank line of a JSON Lines file; each object must hold ``required`` keys."""
-    path = Path(path)
-    out: list[tuple[int, dict]] = []
-    with open(path, "rb") as fh:
-        for lineno, raw in enumerate(fh, 1):
-            try:
-                line = raw.decode("utf-8")
-            except UnicodeDecodeError as err:
-                raise CollectionFormatError(path, lineno, f"not valid UTF-8 ({err.reason})") from None
-            if not line.strip():
-                continue
-            try:
-                obj = json.loads(line)
-            except json.JSONDecodeError as err:
-                raise CollectionFormatError(path, lineno, f"invalid JSON: {err.msg} (column {err.colno})") from None
-            if not isinstance(obj, dict):
-                raise CollectionFormatError(path, lineno, f"expected a JSON object, got {type(obj).__name__}")
-            for key in required:
-                if key not in obj:
-                    raise CollectionFormatError(path, lineno, f"missing key {key!r}")
-            out.append((lineno, obj))
-    return out
+    return _jsonl.read_jsonl(path, CollectionFormatError, required=required)
 
 
 def _beir_id(value, path: Path, lineno: int) -> str:
@@ -68,27 +50,47 @@ def load_beir(folder: _PathLike, split: str = "test", name: str | None = None) -
     """
     folder = Path(folder)
     cpath, qpath, rpath = folder / "corpus.jsonl", folder / "queries.jsonl", folder / "qrels" / f"{split}.tsv"
-    for p in (cpath, qpath, rpath):
+    _require_files(folder, (cpath, qpath, rpath), rpath)
+    corpus = _unique_records(cpath, "document", lambda obj, lineno: {
+        "title": _beir_text(obj, "title", cpath, lineno, ""), "text": _beir_text(obj, "text", cpath, lineno)})
+    all_queries = _unique_records(qpath, "query", lambda obj, lineno: _beir_text(obj, "text", qpath, lineno))
+    qrels = _read_beir_qrels(rpath, all_queries, corpus, qpath.name, cpath.name)
+    queries = {q: t for q, t in all_queries.items() if q in qrels}
+    spaced = sum(1 for i in list(corpus) + list(queries) if any(c.isspace() for c in i))
+    meta = {
+        "source": f"BEIR folder {folder}",
+        "split": split,
+        "queries_not_in_split": len(all_queries) - len(queries),
+        "ids_with_whitespace": spaced,
+        "files": {"corpus": str(cpath), "queries": str(qpath), "qrels": str(rpath)},
+    }
+    return Collection(name or folder.name, corpus, queries, qrels, meta)
+
+
+def _require_files(folder: Path, paths: tuple[Path, ...], rpath: Path) -> None:
+    """Fail on the first missing file; a missing qrels split lists the splits the folder has."""
+    for p in paths:
         if not p.is_file():
             have = sorted(x.stem for x in (folder / "qrels").glob("*.tsv")) if (folder / "qrels").is_dir() else []
             hint = f" (qrels splits here: {', '.join(have)})" if p == rpath and have else ""
             raise FileNotFoundError(f"{p}: no such file{hint}")
-    corpus: dict[str, dict[str, str]] = {}
+
+
+def _unique_records(path: Path, what: str, convert: Callable[[dict, int], Any]) -> dict[str, Any]:
+    """``{id: convert(object, line)}`` of a corpus or queries file (keys _id and text); a repeated id is an error."""
+    out: dict[str, Any] = {}
     seen_at: dict[str, int] = {}
-    for lineno, obj in read_jsonl(cpath, ("_id", "text")):
-        docid = _beir_id(obj["_id"], cpath, lineno)
-        if docid in seen_at:
-            raise CollectionFormatError(cpath, lineno, f"document id {docid!r} duplicated (first on line {seen_at[docid]})")
-        seen_at[docid] = lineno
-        corpus[docid] = {"title": _beir_text(obj, "title", cpath, lineno, ""), "text": _beir_text(obj, "text", cpath, lineno)}
-    all_queries: dict[str, str] = {}
-    seen_at = {}
-    for lineno, obj in read_jsonl(qpath, ("_id", "text")):
-        qid = _beir_id(obj["_id"], qpath, lineno)
-        if qid in seen_at:
-            raise CollectionFormatError(qpath, lineno, f"query id {qid!r} duplicated (first on line {seen_at[qid]})")
-        seen_at[qid] = lineno
-        all_queries[qid] = _beir_text(obj, "text", qpath, lineno)
+    for lineno, obj in read_jsonl(path, ("_id", "text")):
+        rid = _beir_id(obj["_id"], path, lineno)
+        if rid in seen_at:
+            raise CollectionFormatError(path, lineno, f"{what} id {rid!r} duplicated (first on line {seen_at[rid]})")
+        seen_at[rid] = lineno
+        out[rid] = convert(obj, lineno)
+    return out
+
+
+def _read_beir_qrels(rpath: Path, queries: dict[str, str], corpus: dict, qname: str, cname: str) -> dict[str, dict[str, int]]:
+    """The judgments of a BEIR qrels TSV (header first), checked against the queries and the corpus."""
     qrels: dict[str, dict[str, int]] = {}
     with open(rpath, encoding="utf-8", newline="") as fh:
         lines = fh.read().split("\n")
@@ -103,20 +105,11 @@ def load_beir(folder: _PathLike, split: str = "test", name: str | None = None) -
             if [f.strip() for f in fields] != ["query-id", "corpus-id", "score"]:
                 raise CollectionFormatError(rpath, lineno, f"expected the header 'query-id<TAB>corpus-id<TAB>score', got {line!r}")
             continue
-        if len(fields) != 3:
-            raise CollectionFormatError(rpath, lineno, f"expected 3 tab-separated fields 'query-id corpus-id score', "
-                                                       f"got {len(fields)}: {line!r}")
-        qid, docid, score = fields[0], fields[1], fields[2].strip()
-        if not qid or not docid:
-            raise CollectionFormatError(rpath, lineno, "empty query-id or corpus-id")
-        try:
-            grade = int(score)
-        except ValueError:
-            raise CollectionFormatError(rpath, lineno, f"score {score!r} is not an integer") from None
-        if qid not in all_queries:
-            raise CollectionFormatError(rpath, lineno, f"query {qid!r} is not in {qpath.name}")
+        qid, docid, grade = _qrels_fields(rpath, lineno, line, fields)
+        if qid not in queries:
+            raise CollectionFormatError(rpath, lineno, f"query {qid!r} is not in {qname}")
         if docid not in corpus:
-            raise CollectionFormatError(rpath, lineno, f"document {docid!r} is not in {cpath.name}")
+            raise CollectionFormatError(rpath, lineno, f"document {docid!r} is not in {cname}")
         row = qrels.setdefault(qid, {})
         if docid in row:
             raise CollectionFormatError(rpath, lineno, f"query {qid!r} judges document {docid!r} twice")
@@ -125,16 +118,21 @@ def load_beir(folder: _PathLike, split: str = "test", name: str | None = None) -
         raise CollectionFormatError(rpath, None, "empty qrels file (no header, no judgments)")
     if not qrels:
         raise CollectionFormatError(rpath, None, "no judgments after the header")
-    queries = {q: t for q, t in all_queries.items() if q in qrels}
-    spaced = sum(1 for i in list(corpus) + list(queries) if any(c.isspace() for c in i))
-    meta = {
-        "source": f"BEIR folder {folder}",
-        "split": split,
-        "queries_not_in_split": len(all_queries) - len(queries),
-        "ids_with_whitespace": spaced,
-        "files": {"corpus": str(cpath), "queries": str(qpath), "qrels": str(rpath)},
-    }
-    return Collection(name or folder.name, corpus, queries, qrels, meta)
+    return qrels
+
+
+def _qrels_fields(rpath: Path, lineno: int, line: str, fields: list[str]) -> tuple[str, str, int]:
+    """``(query id, document id, integer grade)`` of one judgment line."""
+    if len(fields) != 3:
+        raise CollectionFormatError(rpath, lineno, f"expected 3 tab-separated fields 'query-id corpus-id score', "
+                                                   f"got {len(fields)}: {line!r}")
+    qid, docid, score = fields[0], fields[1], fields[2].strip()
+    if not qid or not docid:
+        raise CollectionFormatError(rpath, lineno, "empty query-id or corpus-id")
+    try:
+        return qid, docid, int(score)
+    except ValueError:
+        raise CollectionFormatError(rpath, lineno, f"score {score!r} is not an integer") from None
 
 
 def _beir_loader(data_dir: Path, folder: _PathLike, split: str = "test", name: str | None = None) -> Collection:

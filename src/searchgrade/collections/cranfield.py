@@ -69,23 +69,10 @@ def read_cranfield_docs(path: str | os.PathLike) -> tuple[dict[str, dict[str, st
     quirks: list[dict] = []
     record: dict | None = None
 
-    def close(rec: dict | None) -> None:
-        if rec is None:
-            return
-        if ".W" not in rec["fields"]:
-            raise CollectionFormatError(path, rec["line"], f"document {rec['id']} has no .W (abstract) field")
-        f = rec["fields"]
-        docs[rec["id"]] = {
-            "title": " ".join(" ".join(f.get(".T", [])).split()),
-            "text": " ".join(" ".join(f[".W"]).split()),
-            "author": " ".join(" ".join(f.get(".A", [])).split()),
-            "bib": " ".join(" ".join(f.get(".B", [])).split()),
-        }
-
     for lineno, line in enumerate(lines, 1):
         stripped = line.strip()
         if stripped.startswith(".I"):
-            close(record)
+            _close_record(path, record, docs)
             docid = _parse_id(stripped, path, lineno)
             if docid in docs or (record is not None and record["id"] == docid):
                 raise CollectionFormatError(path, lineno, f"document id {docid} occurs twice")
@@ -112,10 +99,25 @@ def read_cranfield_docs(path: str | os.PathLike) -> tuple[dict[str, dict[str, st
                 raise CollectionFormatError(path, lineno, f"text outside any field in document {record['id']}")
             continue
         record["fields"][record["current"]].append(stripped)
-    close(record)
+    _close_record(path, record, docs)
     if not docs:
         raise CollectionFormatError(path, None, "no '.I' records found")
     return docs, quirks
+
+
+def _close_record(path: Path, rec: dict | None, docs: dict[str, dict[str, str]]) -> None:
+    """Store a finished Cranfield record in ``docs`` (fields' lines joined by single spaces); it needs a .W field."""
+    if rec is None:
+        return
+    if ".W" not in rec["fields"]:
+        raise CollectionFormatError(path, rec["line"], f"document {rec['id']} has no .W (abstract) field")
+    f = rec["fields"]
+    docs[rec["id"]] = {
+        "title": " ".join(" ".join(f.get(".T", [])).split()),
+        "text": " ".join(" ".join(f[".W"]).split()),
+        "author": " ".join(" ".join(f.get(".A", [])).split()),
+        "bib": " ".join(" ".join(f.get(".B", [])).split()),
+    }
 
 
 def read_cranfield_queries(path: str | os.PathLike) -> tuple[dict[str, str], dict[str, str]]:

@@ -5,6 +5,8 @@ conversion from the raw JSON happens in memory on every load; nothing is written
 """
 from __future__ import annotations
 
+from pathlib import Path
+
 from .base import Collection, _expect, _PathLike, _read_json, data_root, register
 
 __all__ = ["load_korquad", "korquad_docid"]
@@ -34,9 +36,7 @@ def load_korquad(data_dir: _PathLike | None = None) -> Collection:
     corpus: dict[str, dict[str, str]] = {}
     queries: dict[str, str] = {}
     qrels: dict[str, dict[str, int]] = {}
-    answers: dict[str, list[str]] = {}
-    starts: dict[str, list[int]] = {}
-    gold: dict[str, tuple[int, int]] = {}
+    per_question: dict[str, dict] = {"answers": {}, "answer_starts": {}, "gold": {}}
     first_id: dict[str, str] = {}
     duplicates: list[dict] = []
     n_paragraphs = 0
@@ -60,22 +60,33 @@ def load_korquad(data_dir: _PathLike | None = None) -> Collection:
                 first_id[context] = docid
                 corpus[docid] = {"title": article["title"], "text": context}
             for i, qa in enumerate(par["qas"]):
-                qwhere = f"{pwhere}.qas[{i}]"
-                _expect(isinstance(qa, dict) and isinstance(qa.get("id"), str) and isinstance(qa.get("question"), str)
-                        and isinstance(qa.get("answers"), list), path,
-                        f"{qwhere}: expected 'id', 'question' and 'answers'")
-                qid = qa["id"]
-                _expect(bool(qid) and not any(ch.isspace() for ch in qid), path,
-                        f"{qwhere}: question id {qid!r} is empty or contains whitespace")
-                _expect(qid not in queries, path, f"{qwhere}: question id {qid} occurs twice")
-                _expect(bool(qa["question"].strip()), path, f"{qwhere}: question {qid} is empty")
-                _expect(len(qa["answers"]) > 0, path, f"{qwhere}: question {qid} has no answer")
+                qid = _question(path, f"{pwhere}.qas[{i}]", qa, queries)
                 queries[qid] = qa["question"]
                 qrels[qid] = {docid: 1}
-                answers[qid] = [ans["text"] for ans in qa["answers"]]
-                starts[qid] = [ans["answer_start"] for ans in qa["answers"]]
-                gold[qid] = (a, p)
-    meta = {
+                per_question["answers"][qid] = [ans["text"] for ans in qa["answers"]]
+                per_question["answer_starts"][qid] = [ans["answer_start"] for ans in qa["answers"]]
+                per_question["gold"][qid] = (a, p)
+    counts = {"articles": len(data["data"]), "paragraphs": n_paragraphs, "duplicates": duplicates}
+    return Collection("korquad-dev", corpus, queries, qrels, _korquad_meta(path, counts, per_question))
+
+
+def _question(path: Path, qwhere: str, qa, queries: dict[str, str]) -> str:
+    """The id of one question record, once its id, text and answers are checked (a new, whitespace-free id)."""
+    _expect(isinstance(qa, dict) and isinstance(qa.get("id"), str) and isinstance(qa.get("question"), str)
+            and isinstance(qa.get("answers"), list), path,
+            f"{qwhere}: expected 'id', 'question' and 'answers'")
+    qid = qa["id"]
+    _expect(bool(qid) and not any(ch.isspace() for ch in qid), path,
+            f"{qwhere}: question id {qid!r} is empty or contains whitespace")
+    _expect(qid not in queries, path, f"{qwhere}: question id {qid} occurs twice")
+    _expect(bool(qa["question"].strip()), path, f"{qwhere}: question {qid} is empty")
+    _expect(len(qa["answers"]) > 0, path, f"{qwhere}: question {qid} has no answer")
+    return qid
+
+
+def _korquad_meta(path: Path, counts: dict, per_question: dict) -> dict:
+    """Source, licence and id scheme of KorQuAD, with the counts and each question's answers and gold position."""
+    return {
         "source": "KorQuAD 1.0 dev set (Lim et al. 2019), korquad/korquad.github.io @ 61d7d668, "
                   "dataset/KorQuAD_v1.0_dev.json",
         "licence": "CC BY-ND 2.0 KR: redistributed unchanged with credit; converted in memory at load time, "
@@ -84,15 +95,10 @@ def load_korquad(data_dir: _PathLike | None = None) -> Collection:
         "grades": "1 = the paragraph the question was written on (the only judged document per question)",
         "docid_scheme": "korquad-{article:03d}-{paragraph:02d}, 0-based positions in data[]; a repeated context "
                         "maps to its first occurrence",
-        "articles": len(data["data"]),
-        "paragraphs": n_paragraphs,
-        "duplicates": duplicates,
-        "answers": answers,
-        "answer_starts": starts,
-        "gold": gold,
+        **counts,
+        **per_question,
         "files": {"dev": str(path)},
     }
-    return Collection("korquad-dev", corpus, queries, qrels, meta)
 
 
 register("korquad-dev", load_korquad)

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
 from .base import Collection, CollectionFormatError, _expect, _PathLike, _read_json, data_root, register
 
@@ -60,33 +61,12 @@ def load_ko_strategyqa_dev(data_dir: _PathLike | None = None) -> Collection:
     annotators: dict[int, int] = {}
     for question_id, item in data.items():
         where = f"question {question_id}"
-        _expect(isinstance(item, dict) and isinstance(item.get("decomposition"), list)
-                and isinstance(item.get("evidence"), list), path, f"{where}: expected 'decomposition' and 'evidence' lists")
-        decomposition, evidence = item["decomposition"], item["evidence"]
+        decomposition, evidence = _question_parts(path, where, item)
         annotators[len(evidence)] = annotators.get(len(evidence), 0) + 1
-        _expect(len(evidence) > 0, path, f"{where}: no annotator evidence")
-        for k, ann in enumerate(evidence):
-            _expect(isinstance(ann, list) and len(ann) == len(decomposition), path,
-                    f"{where}: annotator {k} gives evidence for {len(ann) if isinstance(ann, list) else '?'} steps, "
-                    f"the decomposition has {len(decomposition)}")
         for s, text in enumerate(decomposition):
             n_steps += 1
             _expect(isinstance(text, str) and text.strip() != "", path, f"{where}: step {s + 1} is not a non-empty string")
-            keys: list[str] = []
-            unusable = False
-            for k, ann in enumerate(evidence):
-                step_ev = ann[s]
-                _expect(isinstance(step_ev, list), path, f"{where}: annotator {k} step {s + 1}: evidence is not a list")
-                for entry in step_ev:
-                    if isinstance(entry, str):
-                        _expect(entry in ("no_evidence", "operation"), path,
-                                f"{where}: annotator {k} step {s + 1}: unknown marker {entry!r}")
-                        unusable = True
-                    elif isinstance(entry, list) and all(isinstance(x, str) and x for x in entry):
-                        keys.extend(entry)
-                    else:
-                        raise CollectionFormatError(path, None, f"{where}: annotator {k} step {s + 1}: evidence entry "
-                                                                f"{entry!r} is neither a marker nor a list of paragraph keys")
+            keys, unusable = _step_evidence(path, where, evidence, s)
             if unusable:
                 dropped["no_evidence or operation"] += 1
                 continue
@@ -97,9 +77,49 @@ def load_ko_strategyqa_dev(data_dir: _PathLike | None = None) -> Collection:
             qrels[qid] = {key: 1 for key in dict.fromkeys(keys)}
             steps[qid] = {"question_id": question_id, "step": s + 1, "steps": len(decomposition),
                           "question": item.get("question", ""),
-                           "refers_to": back_references(text, s + 1)}
+                          "refers_to": back_references(text, s + 1)}
+    counts = {"questions": len(data), "decomposition_steps": n_steps, "dropped_steps": dropped,
+              "annotators_per_question": annotators}
+    return Collection("ko-strategyqa-dev", {}, queries, qrels, _strategyqa_meta(path, qrels, steps, counts))
+
+
+def _question_parts(path: Path, where: str, item) -> tuple[list, list]:
+    """A question's decomposition steps and its annotators' evidence (one list per annotator, one entry per step)."""
+    _expect(isinstance(item, dict) and isinstance(item.get("decomposition"), list)
+            and isinstance(item.get("evidence"), list), path, f"{where}: expected 'decomposition' and 'evidence' lists")
+    decomposition, evidence = item["decomposition"], item["evidence"]
+    _expect(len(evidence) > 0, path, f"{where}: no annotator evidence")
+    for k, ann in enumerate(evidence):
+        _expect(isinstance(ann, list) and len(ann) == len(decomposition), path,
+                f"{where}: annotator {k} gives evidence for {len(ann) if isinstance(ann, list) else '?'} steps, "
+                f"the decomposition has {len(decomposition)}")
+    return decomposition, evidence
+
+
+def _step_evidence(path: Path, where: str, evidence: list, s: int) -> tuple[list[str], bool]:
+    """Every annotator's paragraph keys for step s, and whether one of them marked it no_evidence or operation."""
+    keys: list[str] = []
+    unusable = False
+    for k, ann in enumerate(evidence):
+        step_ev = ann[s]
+        _expect(isinstance(step_ev, list), path, f"{where}: annotator {k} step {s + 1}: evidence is not a list")
+        for entry in step_ev:
+            if isinstance(entry, str):
+                _expect(entry in ("no_evidence", "operation"), path,
+                        f"{where}: annotator {k} step {s + 1}: unknown marker {entry!r}")
+                unusable = True
+            elif isinstance(entry, list) and all(isinstance(x, str) and x for x in entry):
+                keys.extend(entry)
+            else:
+                raise CollectionFormatError(path, None, f"{where}: annotator {k} step {s + 1}: evidence entry "
+                                                        f"{entry!r} is neither a marker nor a list of paragraph keys")
+    return keys, unusable
+
+
+def _strategyqa_meta(path: Path, qrels: dict, steps: dict, counts: dict) -> dict:
+    """Where Ko-StrategyQA comes from, the rule that made its queries, and what was counted and dropped."""
     keys = sorted({d for row in qrels.values() for d in row})
-    meta = {
+    return {
         "source": "Ko-StrategyQA (NomaDamas; Korean DeepL translation of StrategyQA, Geva et al. 2021), "
                   "vkehfdl1/adaptive-retrieval @ 9102d13e, data/ko-strategyqa/ko-strategy-qa_dev.json",
         "licence": "StrategyQA is MIT per third parties; the translation's licence is not stated; credit NomaDamas "
@@ -112,13 +132,9 @@ def load_ko_strategyqa_dev(data_dir: _PathLike | None = None) -> Collection:
                        "of the full set with load_beir to run retrievers on it.",
         "relevant_paragraphs": keys,
         "steps": steps,
-        "questions": len(data),
-        "decomposition_steps": n_steps,
-        "dropped_steps": dropped,
-        "annotators_per_question": annotators,
+        **counts,
         "files": {"dev": str(path)},
     }
-    return Collection("ko-strategyqa-dev", {}, queries, qrels, meta)
 
 
 register("ko-strategyqa-dev", load_ko_strategyqa_dev)

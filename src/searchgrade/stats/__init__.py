@@ -1,0 +1,75 @@
+"""Is the difference real? Paired significance tests, topic-set size and ranking agreement.
+
+Every test here is *paired*: two systems scored on the same queries, compared query by
+query through the differences ``d_i = a_i - b_i`` (``mean_diff > 0`` means ``a`` scored
+higher). Scores come as two pandas Series indexed by query id (e.g. two columns of
+:func:`searchgrade.evaluate`'s DataFrame, or a ``{qid: score}`` dict), aligned by id, or as
+two equal-length arrays, aligned by position. Query sets that differ are refused (pass
+``on="intersection"`` to compare on the shared ids on purpose); empty samples, NaN and
+infinite scores are refused too: a missing score is not a zero.
+
+Tests and what they assume
+--------------------------
+* :func:`permutation_test` (alias :func:`randomization_test`): Fisher's paired
+  randomization test, the one Smucker, Allan & Carterette (2007) recommend for IR. Under
+  H0 the labels "a" and "b" are exchangeable within each query, so every sign pattern of
+  the ``d_i`` is equally likely. Assumes only that exchangeability (queries independent of
+  each other); no distributional shape. Two-sided on ``|mean(d)|``. Exact enumeration of
+  all ``2**n`` sign patterns when ``2**n <= n_perm``, otherwise ``n_perm`` random ones with
+  ``p = (#{|T*| >= |T|} + 1) / (n_perm + 1)``.
+* :func:`t_test`: the paired Student t-test (``scipy.stats.ttest_rel``). Assumes the mean
+  of the ``d_i`` is close to normal (by the central limit theorem, fine for a few dozen
+  queries or more unless the differences are very skewed).
+* :func:`sign_test`: the exact two-sided binomial sign test. Uses only the direction of
+  each ``d_i``; ties (``d_i == 0``) are dropped, as the source article on repeated
+  measurement does. Assumes P(up) = P(down) = 1/2 under H0. Valid but low power.
+* :func:`bootstrap_ci`: percentile bootstrap interval for ``mean(d)``, resampling queries
+  with replacement. Assumes the queries are an i.i.d. sample of the query population;
+  slightly too narrow for small ``n``.
+* :func:`holm`: Holm's step-down correction of a family of p-values (controls the
+  family-wise error rate under any dependence between the tests).
+* :func:`pairwise` and :func:`compare`: every pair of systems, or every measure of two
+  systems, in one table, with Holm-adjusted p-values. For a report over many systems *and*
+  measures (means, tests, win/tie/loss, significance markers, Markdown/LaTeX) use
+  :func:`searchgrade.compare` (module :mod:`searchgrade.comparison`), which calls the tests here.
+* :func:`swap_rate` and :func:`swap_rates_by_difference`: the topic-set-size experiment of
+  Voorhees & Buckley (2002): how often a sample of ``N`` queries orders two systems the
+  other way round.
+* :func:`kendall_tau` and :func:`tau_ap`: agreement of two rankings of the same systems
+  (Kendall's tau-b; Yilmaz, Aslam & Robertson's 2008 AP correlation, which weighs swaps
+  near the top more).
+
+All randomness is seeded (``seed=`` argument, default :data:`DEFAULT_SEED`); the same call
+gives the same numbers. ``seed=None`` draws fresh randomness.
+
+The package's modules: :mod:`.results` (result records), :mod:`.inputs` (shared input
+checks), :mod:`.significance` (the paired tests), :mod:`.multiple` (Holm, pairwise, compare),
+:mod:`.topics` (swap rates) and :mod:`.agreement` (ranking agreement).
+"""
+from .agreement import kendall_tau, tau_ap
+from .multiple import TESTS, compare, holm, mean_over_runs, pairwise
+from .results import DEFAULT_SEED, BootstrapResult, PermutationResult, SignTestResult, TTestResult
+from .significance import bootstrap_ci, permutation_test, randomization_test, sign_test, t_test
+from .topics import DEFAULT_BINS, swap_rate, swap_rates_by_difference
+
+__all__ = [
+    "DEFAULT_SEED",
+    "PermutationResult",
+    "TTestResult",
+    "SignTestResult",
+    "BootstrapResult",
+    "permutation_test",
+    "randomization_test",
+    "t_test",
+    "sign_test",
+    "bootstrap_ci",
+    "holm",
+    "pairwise",
+    "compare",
+    "mean_over_runs",
+    "swap_rate",
+    "swap_rates_by_difference",
+    "kendall_tau",
+    "tau_ap",
+    "TESTS",
+]
