@@ -105,3 +105,29 @@ def test_missing_file_named(raw_copy):
     (raw_copy / "miracl_ko" / "qrels.tsv").unlink()
     with pytest.raises(FileNotFoundError, match="MIRACL-ko: missing qrels.tsv"):
         ck.load("miracl-ko", data_dir=raw_copy)
+
+
+MIRACL_QUERIES = {"miracl-ko": 213, "miracl-ko-spacing": 212, "miracl-ko-josa": 204, "miracl-ko-jamo": 213}
+
+
+@pytest.mark.runs
+@pytest.mark.parametrize("collection", list(MIRACL_QUERIES))
+def test_miracl_runs_exist_with_the_collections_queries(collection):
+    from searchgrade.book import runs
+
+    assert set(runs.MIRACL_COLLECTIONS) == set(MIRACL_QUERIES)
+    assert collection in runs.DEFAULT_COLLECTIONS
+    coll = runs.load_collection(collection)
+    assert len(coll.queries) == MIRACL_QUERIES[collection]
+    line = runs.get_runs(collection, progress=False)
+    assert list(line) == list(runs.LINEUP)
+    for name, run in line.items():
+        info = runs.run_info(collection, name)
+        assert (runs.runs_root() / collection / f"{name}.run").is_file()
+        assert info["collection_hash"] == runs.collection_hash(coll)
+        assert info["queries"] == len(coll.queries) and info["documents"] == 2835
+        assert set(run) <= set(coll.queries)
+        assert len(coll.queries) - len(run) == info["queries_without_results"], name
+        assert all(0 < len(docs) <= runs.DEFAULT_DEPTH for docs in run.values())
+        if info["family"] == "dense":  # a dense retriever ranks every passage for every question
+            assert set(run) == set(coll.queries), name
