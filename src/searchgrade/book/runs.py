@@ -6,6 +6,11 @@ second stage) are defined only in that file, in the line-up format of
 by :mod:`searchgrade.retrieval.runs` (the cache rules are described there) in
 ``data/runs/<collection>/`` (or ``$SEARCHGRADE_RUNS/<collection>/``).
 
+The book's collections (:data:`DEFAULT_COLLECTIONS`) are KorQuAD 1.0 dev, AutoRAGRetrieval and
+MIRACL-ko with its three program-made query variants (:data:`MIRACL_COLLECTIONS`:
+``miracl-ko``, ``miracl-ko-spacing``, ``miracl-ko-josa``, ``miracl-ko-jamo``; same passages,
+so a variant costs only the query side: the passages' embeddings come from the cache).
+
 ``python -m searchgrade.book.runs [--collections korquad-dev,autorag] [--retrievers ...]`` writes
 ``<collection>/<retriever>.run`` (TREC format, top 100, run name = retriever name) and beside it
 ``<retriever>.json`` with the cache key, the settings, the file's SHA-256 and the seconds it took.
@@ -14,6 +19,7 @@ From a notebook::
     from searchgrade.book import runs
     run = runs.get_run("korquad-dev", "bm25-kiwi")       # computed once, then read from disk
     all_runs = runs.get_runs("autorag")                  # {retriever: run} for the whole line-up
+    spaced = runs.get_runs("miracl-ko-spacing")          # the same on MIRACL-ko's spaceless questions
     records = runs.make_runs(["autorag"])                # what was computed or found cached, with times
     runs.lineup_table()                                  # the line-up as a DataFrame
 """
@@ -26,7 +32,7 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from ..collections import Collection, data_root
+from ..collections import MIRACL_VARIANTS, Collection, data_root
 from ..retrieval import runs as engine
 from ..retrieval.lineup import LineupError, Retriever, read_lineup
 from ..retrieval.runs import RunRecord
@@ -37,6 +43,7 @@ __all__ = [
     "LINEUP",
     "LINEUP_FILE",
     "DEFAULT_COLLECTIONS",
+    "MIRACL_COLLECTIONS",
     "DEFAULT_DEPTH",
     "register_retriever",
     "get_run",
@@ -54,7 +61,9 @@ __all__ = [
 
 Run = dict[str, dict[str, float]]
 
-DEFAULT_COLLECTIONS = ("korquad-dev", "autorag")
+#: MIRACL-ko's written questions and its three query variants (searchgrade.collections.miracl).
+MIRACL_COLLECTIONS = ("miracl-ko", *(f"miracl-ko-{axis}" for axis in MIRACL_VARIANTS))
+DEFAULT_COLLECTIONS = ("korquad-dev", "autorag", *MIRACL_COLLECTIONS)
 
 
 def lineup_file() -> Path:
@@ -149,7 +158,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Command line: write the line-up's runs for the chosen collections and print what was done and how long it took."""
     parser = argparse.ArgumentParser(prog="python -m searchgrade.book.runs", description=__doc__.split("\n")[0])
     parser.add_argument("--collections", default=",".join(DEFAULT_COLLECTIONS),
-                        help="comma-separated: korquad-dev, autorag, beir:<folder> (default: %(default)s)")
+                        help="comma-separated: korquad-dev, autorag, miracl-ko[-spacing|-josa|-jamo], "
+                             "beir:<folder> (default: %(default)s)")
     parser.add_argument("--retrievers", default=None, help=f"comma-separated (default: all of {', '.join(LINEUP)})")
     parser.add_argument("--out", default=None, help="output folder (default: data/runs)")
     parser.add_argument("--depth", type=int, default=DEFAULT_DEPTH, help="documents per query (default: %(default)s)")

@@ -1,7 +1,8 @@
 """Test collections as plain dictionaries: one base module, one module per source.
 
 ``load(name)`` returns a :class:`Collection` (corpus, queries, qrels, meta) for
-``"cranfield"``, ``"korquad-dev"``, ``"autorag"``, ``"ko-strategyqa-dev"``, or
+``"cranfield"``, ``"korquad-dev"``, ``"autorag"``, ``"ko-strategyqa-dev"``,
+``"miracl-ko"`` (and its query variants ``"miracl-ko-spacing"``, ``-josa``, ``-jamo``), or
 any BEIR-format folder given by its path; :func:`register` adds another loader.
 
 ========================  ============================================================
@@ -12,6 +13,7 @@ module                    what it reads
 :mod:`.korquad`           KorQuAD 1.0 dev as retrieval (961 paragraphs, 5,774 questions)
 :mod:`.autorag`           AutoRAGRetrieval (720 chunks, 114 questions)
 :mod:`.strategyqa`        Ko-StrategyQA dev (queries and judgments)
+:mod:`.miracl`            MIRACL-ko dev, judged pools (2,835 passages, 213 questions, human judgments)
 :mod:`.beir`              any BEIR folder (``corpus.jsonl``, ``queries.jsonl``, ``qrels/*.tsv``)
 ========================  ============================================================
 
@@ -20,7 +22,7 @@ parquet (the ``collections`` extra: pyarrow).
 """
 from __future__ import annotations
 
-from . import autorag, beir, cranfield, korquad, strategyqa  # noqa: F401  (each registers its loader)
+from . import autorag, beir, cranfield, korquad, miracl, strategyqa  # noqa: F401  (each registers its loader)
 from .autorag import load_autorag
 from .base import (
     LOADERS,
@@ -42,6 +44,7 @@ from .cranfield import (
     read_cranfield_queries,
 )
 from .korquad import korquad_docid, load_korquad
+from .miracl import MIRACL_VARIANTS, load_miracl_ko
 from .strategyqa import back_reference, back_references, load_ko_strategyqa_dev
 
 __all__ = [
@@ -57,6 +60,8 @@ __all__ = [
     "korquad_docid",
     "load_autorag",
     "load_ko_strategyqa_dev",
+    "load_miracl_ko",
+    "MIRACL_VARIANTS",
     "back_reference",
     "back_references",
     "load_beir",
