@@ -389,3 +389,65 @@ def test_code_fingerprint_ignores_docstrings_and_comments_but_not_code(tmp_path)
     assert engine._code_text(a) == base
     a.write_text('"""Module doc."""\ndef f(x):\n    """Doc."""\n    return x + 2\n')
     assert engine._code_text(a) != base
+
+
+# ---------------------------------------------------------------- the `searchgrade runs` command (issue 24)
+
+BM25_ONLY = """\
+[[retriever]]
+name = "{name}"
+kind = "bm25"
+tokeniser = "ko-bigram"
+description = "{description}"
+"""
+
+
+def test_a_folder_named_like_a_registered_loader_is_a_folder(tmp_path, monkeypatch):
+    # `--collection beir` with a folder ./beir: the folder (beir is a format, not a collection)
+    monkeypatch.setenv("SEARCHGRADE_CACHE", str(tmp_path / "cache"))
+    shutil.copytree(FIXTURE, tmp_path / "beir")
+    monkeypatch.chdir(tmp_path)
+    assert engine.load_collection("beir").queries == ck.load_beir(FIXTURE).queries
+    # a bare name that is both a collection and a folder here is ambiguous: a clear error, no traceback
+    shutil.copytree(FIXTURE, tmp_path / "cranfield")
+    with pytest.raises(ValueError, match=r"'cranfield' is both a collection name and a folder here; write "
+                                         r"beir:cranfield or \./cranfield"):
+        engine.load_collection("cranfield")
+    assert engine.load_collection("./cranfield").queries == ck.load_beir(FIXTURE).queries
+    with pytest.raises(FileNotFoundError, match="no/such: no such folder"):
+        engine.load_collection("no/such")
+    with pytest.raises(ValueError, match="did you mean 'korquad-dev'"):
+        engine.load_collection("KorQuAD-dev2")
+
+
+def _runs_command(tmp_path, name, description=""):
+    from searchgrade.retrieval import command
+
+    (tmp_path / "l.toml").write_text(BM25_ONLY.format(name=name, description=description), encoding="utf-8")
+    engine._WORKSPACES.clear()
+    return command.main(["--lineup", str(tmp_path / "l.toml"), "--collection", str(FIXTURE),
+                         "--out", str(tmp_path / "out"), "--quiet"])
+
+
+def test_a_description_change_updates_the_cached_record(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("SEARCHGRADE_CACHE", str(tmp_path / "cache"))
+    assert _runs_command(tmp_path, "bm25", "old words") == 0
+    assert _runs_command(tmp_path, "bm25", "new words") == 0
+    assert "cached" in capsys.readouterr().out                      # not recomputed ...
+    info = json.loads((tmp_path / "out" / "bm25.json").read_text(encoding="utf-8"))
+    assert info["description"] == "new words"                       # ... but described anew
+    assert read_runs(tmp_path / "out").infos["bm25"]["description"] == "new words"
+
+
+def test_the_output_folder_holds_exactly_the_lineup(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("SEARCHGRADE_CACHE", str(tmp_path / "cache"))
+    assert _runs_command(tmp_path, "old-name") == 0
+    assert _runs_command(tmp_path, "new-name") == 0                 # renamed: the old run is removed, and said
+    assert "removed 1 run(s) of retrievers no longer in" in capsys.readouterr().out
+    assert sorted(p.name for p in (tmp_path / "out").glob("*.run")) == ["new-name.run"]
+    assert not (tmp_path / "out" / "old-name.json").exists()
+    # a .run that `searchgrade runs` did not make is never deleted: the folder is refused
+    (tmp_path / "out" / "mine.run").write_text("q1 Q0 d1 1 1.0 x\n", encoding="utf-8")
+    assert _runs_command(tmp_path, "new-name") == 2
+    assert "holds runs that `searchgrade runs` did not make (mine.run" in capsys.readouterr().err
+    assert (tmp_path / "out" / "mine.run").exists()

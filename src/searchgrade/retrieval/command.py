@@ -11,6 +11,11 @@ The line-up is read and checked first (:func:`.lineup.read_lineup`, then
 :func:`.lineup.check_available` for the retrievers asked for and their inputs), so a bad file or a
 model that is not on this machine stops the command before anything is computed; ``--check`` stops
 there. Exit status 2 and one ``error:`` line on bad input. The runs are made by :mod:`.runs`.
+
+The output folder holds exactly the line-up, so that ``searchgrade report`` never shows a run that
+is not in the file: the runs that ``searchgrade runs`` made for retrievers no longer in the line-up
+(renamed or deleted) are removed and listed; a ``.run`` file without a record (not made by this
+command) is never deleted, and a folder holding one is refused before anything is computed.
 """
 from __future__ import annotations
 
@@ -22,6 +27,7 @@ from pathlib import Path
 
 from ..io import FormatError
 from .lineup import Lineup, LineupError, check_available, parse_model_map, read_lineup
+from .runfolder import others, remove_others
 from .runs import RunRecord, make_runs
 from .sources import load_collection
 
@@ -35,7 +41,8 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--lineup", required=True, help="the line-up file (TOML)")
     parser.add_argument("--collection", help="a collection name, beir:<folder> or a BEIR folder "
                                              "(default: the line-up's [lineup] collection)")
-    parser.add_argument("--out", required=True, help="the folder for the runs (one .run and one .json per retriever)")
+    parser.add_argument("--out", required=True, help="the folder for the runs (one .run and one .json per retriever); it holds exactly the "
+                             "line-up: runs of retrievers no longer in the file are removed")
     parser.add_argument("--split", default=None, help="qrels split of a BEIR folder (default: test)")
     parser.add_argument("--retrievers", default=None, help="comma-separated subset (default: all)")
     parser.add_argument("--depth", type=int, default=None, help="documents per query (default: the line-up's, else 100)")
@@ -73,6 +80,14 @@ def _collection_arg(args, lineup: Lineup) -> str:
     return str(beside) if beside.exists() else lineup.collection
 
 
+def _refuse_strangers(out: str, lineup: Lineup) -> None:
+    """Refuse an output folder holding .run files that ``searchgrade runs`` did not make (no record)."""
+    _, foreign = others(out, list(lineup.retrievers))
+    if foreign:
+        raise ValueError(f"{out} holds runs that `searchgrade runs` did not make ({', '.join(foreign)}.run, without "
+                         "a record): the folder must hold exactly the line-up's runs; use another --out")
+
+
 def _print_records(records: list[RunRecord]) -> None:
     """The table of what was computed or found cached."""
     print(f"{'retriever':20s} {'status':9s} {'wall s':>8s} {'CPU s':>8s} {'no result':>9s}  file")
@@ -97,12 +112,16 @@ def main(argv: Sequence[str] | None = None) -> int:
             print(f"{args.lineup}: {len(lineup.retrievers)} retrievers, all usable here; collection {coll.name!r}: "
                   f"{len(coll.corpus):,} documents, {len(coll.queries):,} queries")
             return 0
+        _refuse_strangers(args.out, lineup)
         t0 = time.perf_counter()
         records = make_runs(coll, lineup, args.out, names, args.depth, args.force, progress=not args.quiet)
+        removed = remove_others(args.out, list(lineup.retrievers))
     except (LineupError, FormatError, ValueError, FileNotFoundError, RuntimeError, ImportError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
     _print_records(records)
+    if removed:
+        print(f"removed {len(removed)} run(s) of retrievers no longer in {args.lineup}: {', '.join(removed)}")
     print(f"{len(records)} runs in {args.out} ({time.perf_counter() - t0:.1f} s)")
     return 0
 

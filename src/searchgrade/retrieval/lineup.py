@@ -90,6 +90,7 @@ __all__ = [
     "retriever",
     "check_available",
     "parse_model_map",
+    "did_you_mean",
 ]
 
 KINDS = ("bm25", "dense", "rrf", "convex", "combsum", "combmnz", "combmax", "rerank")
@@ -199,6 +200,15 @@ _BI_ONLY = ("query_prefix", "document_prefix", "max_seq_length", "trust_remote_c
 _CROSS_ONLY = ("max_length",)
 _LINEUP_KEYS = {"name": (_STR, ""), "description": (_STR, ""), "depth": (_INT, DEFAULT_DEPTH),
                 "collection": (_STR, None), "fields": (_STRS, None)}
+
+
+def did_you_mean(text: str, known) -> str:
+    """'; did you mean X?' for the known name closest to ``text`` (ignoring case), else ''."""
+    import difflib
+
+    lowered = {str(k).lower(): str(k) for k in known}
+    close = difflib.get_close_matches(str(text).lower(), list(lowered), n=1, cutoff=0.6)
+    return f"; did you mean {lowered[close[0]]!r}?" if close else ""
 
 
 def _type_ok(value, kind: str) -> bool:

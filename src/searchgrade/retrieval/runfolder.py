@@ -20,7 +20,7 @@ from ..io import FormatError, read_run
 from .runs import MANIFEST, Run
 from .sources import collection_hash
 
-__all__ = ["RunFolder", "read_runs"]
+__all__ = ["RunFolder", "read_runs", "others", "remove_others"]
 
 
 @dataclass
@@ -76,3 +76,35 @@ def _checked_info(folder: Path, name: str, collection: Collection | None, expect
                          f"(hash {str(info.get('collection_hash'))[:12]}), not on {collection.name!r} "
                          f"(hash {expected[:12]}): its documents or queries differ")
     return info
+
+
+def others(folder: str | os.PathLike, keep: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The runs of a folder not named in ``keep``: (made by ``searchgrade runs``, i.e. with a record; without one)."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return [], []
+    extra = sorted(p.stem for p in folder.glob("*.run") if p.stem not in set(keep))
+    made = [n for n in extra if _is_record(folder / f"{n}.json")]
+    return made, [n for n in extra if n not in made]
+
+
+def _is_record(path: Path) -> bool:
+    """Is this a record that ``searchgrade runs`` wrote (a JSON object with a cache key)?"""
+    try:
+        info = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError, UnicodeDecodeError):
+        return False
+    return isinstance(info, dict) and "key" in info and "sha256" in info
+
+
+def remove_others(folder: str | os.PathLike, keep: Sequence[str]) -> list[str]:
+    """Delete the runs (``.run`` and record) that ``searchgrade runs`` made for retrievers not in ``keep``; their names.
+
+    A ``.run`` without a record was not made by ``searchgrade runs`` and is never deleted here: the
+    command refuses such a folder instead (:func:`others` finds them).
+    """
+    made, _ = others(folder, keep)
+    for name in made:
+        for suffix in (".run", ".json"):
+            (Path(folder) / f"{name}{suffix}").unlink(missing_ok=True)
+    return made

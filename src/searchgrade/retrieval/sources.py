@@ -45,6 +45,7 @@ from pathlib import Path
 from .. import collections
 from ..collections import Collection, CollectionFormatError, load_beir, trec_safe_ids
 from ..collections.beir import read_jsonl
+from .lineup import did_you_mean
 
 __all__ = ["load_collection", "collection_hash", "HubCollection", "HUB_COLLECTIONS", "load_hub_collection",
            "tsv_qrels_folder", "safe_ids"]
@@ -54,23 +55,48 @@ _COLLECTIONS: dict[str, Collection] = {}
 
 
 def load_collection(name: str | os.PathLike | Collection, split: str | None = None) -> Collection:
-    """A collection: a Collection, a built-in or hub name, ``beir:<folder>`` or a BEIR folder (``split``, default test)."""
+    """A collection: a Collection, a built-in or hub name, ``beir:<folder>`` or a BEIR folder (``split``, default test).
+
+    An existing folder is read as a BEIR folder, also when its name is ``beir`` (a format, not a
+    collection); a bare name that is both a collection name and a folder here is refused as ambiguous
+    (``beir:NAME`` or ``./NAME`` says the folder), so a folder never silently shadows a collection.
+    """
     if isinstance(name, Collection):
         return name
     text = os.fspath(name)
     if text.startswith("beir:"):
         return _beir(text[len("beir:"):], split)
-    if text in HUB_COLLECTIONS or text in collections.LOADERS:
+    named = text in HUB_COLLECTIONS or (text in collections.LOADERS and text not in _FOLDER_LOADERS)
+    if named and Path(text).is_dir():
+        raise ValueError(f"{text!r} is both a collection name and a folder here; write beir:{text} or ./{text} for "
+                         f"the folder, or run from another folder for the named collection")
+    if Path(text).is_dir():
+        return _beir(text, split)
+    if _looks_like_path(text):
+        raise FileNotFoundError(f"{text}: no such folder (a BEIR folder holds corpus.jsonl, queries.jsonl, qrels/)")
+    if named:
         if split is not None:
             raise ValueError(f"the collection {text!r} has its own split; --split is for BEIR folders")
         if text not in _COLLECTIONS:  # named collections are fixed (checksummed or pinned): loaded once per process
             _COLLECTIONS[text] = (load_hub_collection(text) if text in HUB_COLLECTIONS
                                   else collections.load(text))
         return _COLLECTIONS[text]
-    if Path(text).is_dir():
-        return _beir(text, split)
     raise ValueError(f"unknown collection {text!r} and no folder of that name; known: "
-                     f"{', '.join(sorted([*collections.LOADERS, *HUB_COLLECTIONS]))}, or a BEIR folder")
+                     f"{', '.join(sorted(_names()))}, or a BEIR folder{did_you_mean(text, _names())}")
+
+
+_FOLDER_LOADERS = ("beir",)
+"""Registered loaders that need a folder: ``beir`` names a format, not a collection."""
+
+
+def _names() -> list[str]:
+    """The collection names :func:`load_collection` knows (built-in and hub)."""
+    return [n for n in [*collections.LOADERS, *HUB_COLLECTIONS] if n not in _FOLDER_LOADERS]
+
+
+def _looks_like_path(text: str) -> bool:
+    """A string that can only mean a folder: it has a path separator or starts with '.' or '~'."""
+    return "/" in text or os.sep in text or text.startswith((".", "~"))
 
 
 def _beir(folder: str, split: str | None) -> Collection:
