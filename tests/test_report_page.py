@@ -90,6 +90,10 @@ def test_main_table_means_and_markers(made):
     assert list(rows) == list(folder.runs)
     for name, row in rows.items():
         for m, cell in zip(report.MEASURES, row[2:]):
+            flagged = cell.endswith("†")
+            cell = cell.rstrip("†")
+            # a mean deeper than its run is flagged: the rerank stage returns 10 candidates, the others 50
+            assert flagged == (name == "rerank-toy" and m in ("R@100", "AP@100")), (name, m)
             value, _, marks = cell.partition(" ") if " " in cell else (cell[:6], "", cell[6:])
             assert float(value) == pytest.approx(means[name][m], abs=5e-5), (name, m)
             # a mark only where the paired test against the best, Holm-adjusted over the other runs, says so
@@ -102,6 +106,15 @@ def test_main_table_means_and_markers(made):
                 want = letters[best] if sig[name] and means[name][m] > means[best][m] else ""
             assert marks.strip() == want, (name, m, cell)
     assert f"<b>{best}</b>" in text
+    # the best value of each column is bold (every run sharing it at four decimals)
+    start = text.index('id="main-comparison"')
+    body = text[start:text.index("</table>", start)]
+    for m in report.MEASURES:
+        top = max(round(means[n][m], 4) for n in folder.runs)
+        bold = re.findall(rf'data-col="{re.escape(m)}"><strong>([0-9.]+)</strong>', body)
+        assert bold and all(float(b) == pytest.approx(top, abs=1e-9) for b in bold), m
+        assert len(bold) == sum(f"{means[n][m]:.4f}" == f"{top:.4f}" for n in folder.runs)
+    assert "rerank-toy(10개)의 R@100" in text[text.index('id="shallow-note"'):]
 
 
 def test_ceiling(made):
@@ -127,6 +140,17 @@ def test_flips_are_counted_and_tested(made):
     assert int(found.group(1)) == flips and flips > 0
     real = tables_of(text).get("flips-real", [])
     assert len(real) - 1 == int(found.group(2)) or (not real and found.group(2) == "0")
+    every = tables_of(text)["flips-all"]
+    assert [r[0] for r in every[1:]] == [str(i) for i in range(1, flips + 1)]     # numbered from 1
+    header = every[0]
+    depth = [r[header.index("깊이 주의")] for r in every[1:]]
+    for row, note in zip(every[1:], depth):
+        pair = {row[header.index("a에서 앞선 쪽")], row[header.index("b에서 앞선 쪽")]}
+        deep = {row[header.index("지표 a")], row[header.index("지표 b")]} & {"R@100", "AP@100"}
+        assert bool(note) == ("rerank-toy" in pair and bool(deep)), row
+        if note:
+            assert row[header.index("진짜")] == "아니오"                        # never counted as real
+    assert int(re.search(r'data-shallow="(\d+)"', text).group(1)) == sum(bool(n) for n in depth)
 
 
 def test_histograms_count_the_per_query_scores(made):
@@ -196,3 +220,30 @@ def test_small_inputs_and_bad_options(tmp_path, monkeypatch):
         report.build_report(coll, {"b": {"q-unknown": {"d1": 1.0}}, "w": folder.runs["w"]})
     out = report.write_report(FIXTURE, tmp_path / "runs", tmp_path / "r" / "report.html", n_perm=200)
     assert out.read_text(encoding="utf-8").count("<section") >= 6
+
+
+def test_measures_in_any_spelling_print_as_written(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("SEARCHGRADE_CACHE", str(tmp_path / "cache"))
+    coll = ck.load_beir(FIXTURE)
+    lineup = L.parse_lineup('[[retriever]]\nname = "b"\nkind = "bm25"\ntokeniser = "ko-bigram"\n'
+                            '[[retriever]]\nname = "w"\nkind = "bm25"\ntokeniser = "ko-ws"\n', "two.toml")
+    engine.make_runs(coll, lineup, tmp_path / "runs", progress=False)
+    runs = read_runs(tmp_path / "runs", coll).runs
+    # trec_eval's spellings; the report's own nDCG@10, RR@10 and P@1 reuse these columns instead of clashing
+    text = report.build_report(coll, runs, measures=["ndcg_cut_10", "MRR@10", "P_1"], n_perm=200)
+    header, rows = main_rows(text)
+    assert header[2:] == ["ndcg_cut_10", "MRR@10", "P_1"]
+    want = sg.mean(coll.qrels, runs["b"], ["nDCG@10"], missing="zero")["nDCG@10"]
+    assert float(rows["b"][2][:6]) == pytest.approx(want, abs=5e-5)
+    assert "기준은 ndcg_cut_10 평균이" in text                  # nDCG@10, the default primary, as written
+    assert "평균 뒤의 분포 (ndcg_cut_10)" in text
+    text = report.build_report(coll, runs, measures=["MRR@10", "P@10"], primary="RR@10", n_perm=200)
+    assert "기준은 MRR@10 평균이" in text                       # any spelling of a measure picks it
+    text = report.build_report(coll, runs, measures=["recip_rank", "P_5"], n_perm=200)
+    assert "기준은 recip_rank 평균이" in text                   # no nDCG@10: the first measure
+    with pytest.raises(ValueError, match="'MRR@10' and 'RR@10' are one measure"):
+        report.build_report(coll, runs, measures=["MRR@10", "RR@10"])
+    out = tmp_path / "r.html"
+    assert report.main(["--collection", str(FIXTURE), "--runs", str(tmp_path / "runs"), "--out", str(out),
+                        "--measures", "MRR@10", "--primary", "MRR@10", "--n-perm", "100", "--quiet"]) == 0
+    assert "기준은 MRR@10 평균이" in out.read_text(encoding="utf-8")

@@ -42,7 +42,7 @@ import pandas as pd
 from .. import stats
 from ..collections import Collection
 from ..comparison import compare, letter
-from ..metrics import Evaluator
+from ..metrics import Evaluator, parse_measure
 from . import lineup, paired, widgets
 from .report_html import esc, histogram_svg, note, number, page, section, table
 
@@ -51,7 +51,8 @@ __all__ = ["MEASURES", "PRIMARY", "build_report", "write_report", "main"]
 MEASURES = ("P@1", "P@10", "R@10", "R@100", "RR@10", "nDCG@10", "AP@100")
 """Chapter 5's measures, the report's default."""
 PRIMARY = "nDCG@10"
-"""The measure that picks the best run (the baseline of the tests) and the one whose distribution is drawn."""
+"""The default primary measure (picks the best run, the tests' baseline, and the distribution drawn); if the
+measures lack it (in any spelling), the first of them."""
 VIEWER_MEASURES = ("nDCG@10", "RR@10", "R@10")
 STAGE_MEASURES = ("P@1", "RR@10", "nDCG@10")
 GROUP_SIZE = 8
@@ -73,6 +74,8 @@ class _Data:
     n_perm: int
     seed: int
     alpha: float
+    columns: dict[str, str]
+    depths: dict[str, int]
 
     @property
     def best(self) -> str:
@@ -83,21 +86,71 @@ class _Data:
         """{run: its per-query scores on ``measures``}."""
         return {n: df[list(measures)] for n, df in self.per_query.items()}
 
+    def col(self, measure: str) -> str:
+        """The column of one of the report's own measures: the user's spelling when they asked for it too."""
+        return self.columns[measure]
+
+    def shallow(self, run: str, measure: str) -> bool:
+        """Does ``measure`` look deeper than ``run`` goes (its cutoff, capped by the deepest run, beyond the run's depth)?"""
+        cutoff = parse_measure(measure).cutoff
+        deepest = max(self.depths.values())
+        reach = deepest if cutoff is None else min(int(cutoff), deepest)
+        return self.depths[run] < reach
+
+
+def _measure_columns(measures: Sequence[str], primary: str | None) -> tuple[list[str], str, dict[str, str]]:
+    """The user's measures (as written), the primary one among them, and a column for each of the report's own.
+
+    Two spellings of one measure (``MRR@10``, ``RR@10``) are one measure: the report's own measures
+    (P@10 for the ceiling, those of the viewer and the second stage) reuse the column of a measure
+    the user asked for under another spelling, so nothing is asked twice and every name is printed as
+    the user wrote it. ``primary`` may be any spelling of one of the measures; by default it is nDCG@10
+    if the measures hold it, else the first of them.
+    """
+    measures = [str(m) for m in dict.fromkeys(measures)]
+    if not measures:
+        raise ValueError("no measures: give at least one (e.g. --measures nDCG@10,P@10)")
+    keys: dict[tuple, str] = {}
+    for m in measures:
+        key = parse_measure(m).key
+        if key in keys:
+            raise ValueError(f"measures requested twice: {keys[key]!r} and {m!r} are one measure")
+        keys[key] = m
+    wanted = PRIMARY if primary is None else primary
+    chosen = keys.get(parse_measure(wanted).key)
+    if chosen is None:
+        if primary is not None:
+            raise ValueError(f"the primary measure {primary!r} must be one of the measures {measures}")
+        chosen = measures[0]
+    own = dict.fromkeys(["P@10", *VIEWER_MEASURES, *STAGE_MEASURES])
+    return measures, chosen, {m: keys.get(parse_measure(m).key, m) for m in own}
+
+
+def _depth(run: Run, info: dict | None) -> int:
+    """How deep a run was cut: its record's depth, or its own ``depth`` (a rerank's candidates) if smaller.
+
+    A run without a record is as deep as the most documents it ranks for one query. The file alone
+    cannot tell a cut from a retriever that found fewer documents (BM25 ranks only documents sharing
+    a term with the query), so the record decides where there is one.
+    """
+    if not info or not info.get("depth"):
+        return max((len(docs) for docs in run.values()), default=0)
+    own = ((info.get("settings") or {}).get("params") or {}).get("depth")
+    return int(min(own or info["depth"], info["depth"]))
+
 
 def _prepare(coll: Collection, runs: Mapping[str, Run], infos, measures, primary, n_perm, seed, alpha) -> _Data:
     """Check the options and score every run once (missing results score 0)."""
-    measures = list(dict.fromkeys(measures))
     if not runs:
         raise ValueError("no runs to report on")
-    if not measures or primary not in measures:
-        raise ValueError(f"the primary measure {primary!r} must be one of the measures {measures}")
+    measures, primary, columns = _measure_columns(measures, primary)
     table = lineup.main_table(coll.qrels, runs, measures)   # refuses empty runs and queries not in the qrels
-    scored = list(dict.fromkeys([*measures, "P@10", *VIEWER_MEASURES, *STAGE_MEASURES]))
+    scored = list(dict.fromkeys([*measures, *columns.values()]))
     evaluator = Evaluator(coll.qrels, scored, missing="zero")
     per_query = {str(n): evaluator.evaluate(run) for n, run in runs.items()}
     infos = {str(n): (infos or {}).get(n) for n in runs}
     return _Data(coll, {str(n): r for n, r in runs.items()}, infos, measures, primary, per_query, table,
-                 n_perm, seed, alpha)
+                 n_perm, seed, alpha, columns, {str(n): _depth(r, infos[str(n)]) for n, r in runs.items()})
 
 
 # --------------------------------------------------------------------------- sections
@@ -134,12 +187,15 @@ def _lineup_section(d: _Data) -> str:
         rows[name] = {"종류": info.get("kind") or settings.get("kind") or "기록 없음",
                       "설명": info.get("description", ""), "재료": ", ".join(info.get("inputs") or
                                                                         [i["name"] for i in settings.get("inputs", [])]),
-                      "토크나이저·모델": _describe_model(info), "깊이": info.get("depth", ""),
+                      "토크나이저·모델": _describe_model(info), "깊이": d.depths[name],
+                      "결과 없는 질문": sum(1 for q in d.coll.queries if not d.runs[name].get(q)),
                       "SHA-256": str(info.get("sha256", ""))[:12]}
     frame = pd.DataFrame(rows).T.rename_axis("검색기")
     plain = [n for n, info in d.infos.items() if not info]
     extra = note(f"기록(.json)이 없는 실행 결과: {esc(', '.join(plain))}. 파일 그대로 채점했다.") if plain else ""
-    return section("lineup", "검색기", table(frame, "실행 결과 폴더의 검색기와 그 설정") + extra)
+    extra += note("깊이는 실행이 질문마다 돌려준 문서 수의 상한이다(재정렬기는 후보 수만큼만 돌려준다). 결과 없는 질문은 "
+                  "문서를 하나도 돌려주지 못한 질문으로, 모든 지표에서 0점이다.")
+    return section("lineup", "검색기", table(frame, "실행 결과 폴더의 검색기와 그 설정", ident="lineup-table") + extra)
 
 
 def _legend(d: _Data, n_queries: int) -> str:
@@ -157,6 +213,36 @@ def _diff_text(test: pd.Series, label: str = "p") -> str:
     return f"{diff:+.4f} ({label} {test['p_adjusted']:.4f})" + (" *" if test["significant"] else "")
 
 
+def _means_html(d: _Data, comp) -> str:
+    """The means with their markers; the best mean of each column in bold, a mean deeper than its run flagged (†)."""
+    marks = comp.markers()
+    head = "".join(f'<th scope="col" class="sg-num">{esc(m)}</th>' for m in d.measures)
+    rows = []
+    for name in d.runs:
+        cells = []
+        for m in d.measures:
+            value = f"{float(comp.means.loc[name, m]):.4f}"
+            best = value == f"{float(comp.means[m].max()):.4f}"
+            text = f"<strong>{value}</strong>" if best else value
+            mark = f"<sup>{esc(marks.loc[name, m])}</sup>" if marks.loc[name, m] else ""
+            flag = '<span class="sg-flag" title="측정 깊이가 실행보다 깊다">†</span>' if d.shallow(name, m) else ""
+            cells.append(f'<td class="sg-num{" sg-best" if best else ""}" data-col="{esc(m)}">{text}{mark}{flag}</td>')
+        rows.append(f'<tr data-row="{esc(name)}"><td>{comp.letters[name]}</td><th scope="row">{esc(name)}</th>{"".join(cells)}</tr>')
+    return (f'<div class="sg-scroll" id="main-comparison"><table><caption>지표의 평균과 유의성 표시 (열마다 가장 높은 '
+            f'값은 굵게)</caption><thead><tr><th scope="col">#</th><th scope="col">검색기</th>{head}</tr></thead>'
+            f"<tbody>{''.join(rows)}</tbody></table></div>")
+
+
+def _shallow_note(d: _Data) -> str:
+    """Which means count deeper than their run goes (a rerank stage's few candidates against R@100)."""
+    pairs = [(n, m) for n in d.runs for m in d.measures if d.shallow(n, m)]
+    if not pairs:
+        return ""
+    listed = ", ".join(f"{esc(n)}({d.depths[n]}개)의 {esc(m)}" for n, m in pairs)
+    return note(f'<span id="shallow-note">† 실행보다 깊은 측정: {listed}. 그 실행은 측정 깊이까지 문서를 돌려주지 '
+                "않으므로 이 값은 더 깊은 실행과 같은 조건의 비교가 아니다. 이런 짝의 뒤집힘은 진짜로 세지 않는다.</span>")
+
+
 def _main_section(d: _Data) -> str:
     """Means with significance markers against the best run, and the differences from it with Holm p-values."""
     if len(d.runs) < 2:
@@ -167,9 +253,7 @@ def _main_section(d: _Data) -> str:
     tests = comp.tests.set_index(["system_b", "measure"])
     diffs = {name: {m: _diff_text(tests.loc[(name, m)]) for m in d.measures} for name in d.runs if name != d.best}
     diff_table = pd.DataFrame(diffs).T.rename_axis("검색기")[d.measures]
-    body = (f'<div class="sg-scroll" id="main-comparison">'
-            f"{comp.to_html(4, caption='지표의 평균과 유의성 표시', system_header='검색기', legend=False)}</div>"
-            + _legend(d, comp.n_queries)
+    body = (_means_html(d, comp) + _legend(d, comp.n_queries) + _shallow_note(d)
             + table(diff_table, f"기준 {d.best}과의 차이(검색기 − 기준)와 Holm 보정 p값 (* 유의)", ident="main-diffs"))
     return section("main-table", "본 결과표", body)
 
@@ -177,7 +261,7 @@ def _main_section(d: _Data) -> str:
 def _ceiling_section(d: _Data) -> str:
     """The best possible P@10 and how close the best run comes."""
     ceiling = lineup.precision_ceiling(d.coll.qrels, 10)
-    p10 = pd.Series({n: float(df["P@10"].mean()) for n, df in d.per_query.items()})
+    p10 = pd.Series({n: float(df[d.col("P@10")].mean()) for n, df in d.per_query.items()})
     best = str(p10.idxmax())
     share = (f"천장의 {100 * p10.max() / ceiling.value:.1f}%다" if ceiling.value > 0
              else "천장이 0이다(정답이 있는 질문이 없다)")
@@ -191,7 +275,26 @@ def _ceiling_section(d: _Data) -> str:
 
 
 _FLIP_COLUMNS = {"measure_a": "지표 a", "measure_b": "지표 b", "ahead_on_a": "a에서 앞선 쪽", "ahead_on_b": "b에서 앞선 쪽",
-                 "diff_a": "a의 차이", "diff_b": "b의 차이", "p_a": "a의 Holm p", "p_b": "b의 Holm p", "real": "진짜"}
+                 "diff_a": "a의 차이", "diff_b": "b의 차이", "p_a": "a의 Holm p", "p_b": "b의 Holm p", "real": "진짜",
+                 "shallow": "깊이 주의"}
+
+
+def _numbered(frame: pd.DataFrame) -> pd.DataFrame:
+    """The flips with Korean headers, numbered from 1."""
+    out = frame.rename(columns=_FLIP_COLUMNS).reset_index(drop=True)
+    out.index = pd.RangeIndex(1, len(out) + 1, name="뒤집힘")
+    return out
+
+
+def _flip_depths(d: _Data, tested: pd.DataFrame) -> pd.Series:
+    """Per flip: the runs of the pair that a measure of the flip looks deeper than ('' for none)."""
+    def one(row) -> str:
+        runs = (row["ahead_on_a"], row["ahead_on_b"])
+        hit = [f"{r}({d.depths[r]}개) < {m}" for r in runs for m in (row["measure_a"], row["measure_b"])
+               if d.shallow(r, m)]
+        return ", ".join(hit)
+
+    return tested.apply(one, axis=1) if len(tested) else pd.Series([], dtype=object)
 
 
 def _flips_section(d: _Data) -> str:
@@ -200,17 +303,23 @@ def _flips_section(d: _Data) -> str:
         return section("flips", "지표를 바꾸면 뒤집히는 순위", note("검색기 둘과 지표 둘이 있어야 뒤집힘을 셀 수 있다."))
     flips = lineup.rank_flips(d.table, d.measures)
     tested = paired.check_flips(flips, d.per_query, n_perm=d.n_perm, seed=d.seed, alpha=d.alpha)
+    if len(tested):
+        tested["shallow"] = _flip_depths(d, tested).to_numpy()
+        tested["real"] = tested["real"].astype(bool) & (tested["shallow"] == "")
     real = tested[tested["real"].astype(bool)] if len(tested) else tested
     pairs = len(d.runs) * (len(d.runs) - 1) // 2
+    shallow = int((tested["shallow"] != "").sum()) if len(tested) else 0
     text = (f"검색기 {pairs}쌍과 지표 짝 {len(d.measures) * (len(d.measures) - 1) // 2}개에서 두 지표의 순서가 반대인 "
             f"경우는 <b>{len(flips)}</b>건이다. 두 차이를 모두 검정하고(찾은 뒤집힘 전체에 Holm 보정) 둘 다 "
-            f"유의한 진짜 뒤집힘은 <b>{len(real)}</b>건이다.")
-    shown = real.rename(columns=_FLIP_COLUMNS).reset_index(drop=True).rename_axis("뒤집힘")
-    body = f'<p id="flips-text" data-flips="{len(flips)}" data-real="{len(real)}">{text}</p>'
-    body += table(shown.drop(columns="진짜"), "두 차이가 모두 유의한 뒤집힘", ident="flips-real") if len(real) else ""
+            f"유의한 진짜 뒤집힘은 <b>{len(real)}</b>건이다."
+            + (f" 실행보다 깊은 지표가 낀 {shallow}건은 깊이 차이가 만든 것일 수 있어 진짜로 세지 않았다." if shallow else ""))
+    body = (f'<p id="flips-text" data-flips="{len(flips)}" data-real="{len(real)}" data-shallow="{shallow}">'
+            f"{text}</p>")
+    body += table(_numbered(real).drop(columns=["진짜", "깊이 주의"]), "두 차이가 모두 유의한 뒤집힘",
+                  ident="flips-real") if len(real) else ""
     if len(tested):
-        everything = tested.rename(columns=_FLIP_COLUMNS).reset_index(drop=True).rename_axis("뒤집힘")
-        body += f"<details><summary>뒤집힘 {len(tested)}건 모두 보기</summary>{table(everything, '찾은 뒤집힘과 그 검정')}</details>"
+        body += (f"<details><summary>뒤집힘 {len(tested)}건 모두 보기</summary>"
+                 f"{table(_numbered(tested), '찾은 뒤집힘과 그 검정', ident='flips-all')}</details>")
     return section("flips", "지표를 바꾸면 뒤집히는 순위", body)
 
 
@@ -245,7 +354,7 @@ def _stage_rows(d: _Data, name: str, info: dict) -> str | None:
     judged = {q: docs for q, docs in d.coll.qrels.items() if any(g >= 1 for g in docs.values())}
     before = lineup.candidate_ceiling({q: r for q, r in d.runs[first].items() if q in judged}, judged, n)
     after = lineup.candidate_ceiling({q: r for q, r in d.runs[name].items() if q in judged}, judged, n)
-    stage = list(STAGE_MEASURES)
+    stage = [d.col(m) for m in STAGE_MEASURES]
     comp = compare(None, {first: d.per_query[first][stage], name: d.per_query[name][stage]}, stage, baseline=first,
                    n_perm=d.n_perm, seed=d.seed, alpha=d.alpha).tests.set_index("measure")
     rows = {f"1단계 {first}의 Recall@{n}": number(before.recall), f"{name}의 Recall@{n}": number(after.recall),
@@ -303,7 +412,7 @@ def _viewer_section(d: _Data, viewer: Sequence[str] | None) -> str:
                                                              "(--viewer로 셋을 고른다) 싣지 않았다."))
     first = [q for q in d.coll.queries if q in d.coll.qrels][:GROUP_SIZE]
     widget = widgets.query_viewer(d.coll.queries, {n: d.runs[n] for n in names}, d.coll.qrels, d.coll.corpus,
-                                  {n: d.per_query[n][list(VIEWER_MEASURES)] for n in names}, _viewer_groups(d, names),
+                                  {n: d.per_query[n][[d.col(m) for m in VIEWER_MEASURES]] for n in names}, _viewer_groups(d, names),
                                   mode="html", qids=first,
                                   answers=d.coll.meta.get("answers"), max_bytes=5_000_000)
     text = (f"{esc(', '.join(names))}의 상위 문서를 질문마다 나란히 본다. 묶음마다 질문을 {GROUP_SIZE}개까지 "
@@ -319,7 +428,7 @@ _SECTIONS = (_collection_section, _lineup_section, _main_section, _ceiling_secti
 
 
 def build_report(collection: Collection, runs: Mapping[str, Run], infos: Mapping[str, dict | None] | None = None, *,
-                 measures: Sequence[str] = MEASURES, primary: str = PRIMARY, viewer: Sequence[str] | None = None,
+                 measures: Sequence[str] = MEASURES, primary: str | None = None, viewer: Sequence[str] | None = None,
                  title: str | None = None, source: str = "", n_perm: int = 10_000, seed: int = stats.DEFAULT_SEED,
                  alpha: float = 0.05, progress: bool = False) -> str:
     """The report page (HTML text) for runs ``{name: run}`` on a collection, with their records where there are any."""
@@ -374,8 +483,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", required=True, help="the HTML file to write")
     parser.add_argument("--split", default=None, help="qrels split of a BEIR folder (default: test)")
     parser.add_argument("--retrievers", default=None, help="comma-separated runs to include (default: all)")
-    parser.add_argument("--measures", default=",".join(MEASURES), help="comma-separated (default: %(default)s)")
-    parser.add_argument("--primary", default=PRIMARY, help="picks the baseline and the distribution (default: %(default)s)")
+    parser.add_argument("--measures", default=",".join(MEASURES),
+                        help="comma-separated, in any spelling searchgrade reads (nDCG@10, ndcg_cut_10, MRR@10, "
+                             "recip_rank, ...), printed as written (default: %(default)s)")
+    parser.add_argument("--primary", default=None,
+                        help="picks the baseline and the distribution; any spelling of one of the measures "
+                             f"(default: {PRIMARY} if among them, else the first measure)")
     parser.add_argument("--viewer", default=None, help="three comma-separated runs for the viewer (default: the best three)")
     parser.add_argument("--title", default=None)
     parser.add_argument("--n-perm", type=int, default=10_000, help="permutations per test (default: %(default)s)")

@@ -34,6 +34,7 @@ th, td { border-bottom: 1px solid var(--line); padding: .3rem .6rem; text-align:
 thead th { background: var(--soft); }
 td.sg-num, th.sg-num { text-align: right; white-space: nowrap; }
 sup { color: var(--accent); font-weight: 600; }
+td.sg-best strong { font-weight: 700; } .sg-flag { color: #B00020; margin-left: .15rem; }
 .sg-figures { display: flex; flex-wrap: wrap; gap: .75rem; }
 .sg-figures svg { width: 15rem; max-width: 100%; height: auto; border: 1px solid var(--line); border-radius: 4px; }
 details { margin: .5rem 0; } summary { cursor: pointer; color: var(--accent); }
