@@ -16,11 +16,11 @@ import pytest
 import searchgrade as sg
 from searchgrade import collections as ck
 from searchgrade import stats
-from searchgrade.book import report
+from searchgrade import report
 from searchgrade.retrieval import lineup as L
 from searchgrade.retrieval import runs as engine
 from searchgrade.retrieval.runfolder import read_runs
-from report_support import build
+from report_support import FONT_CACHE, build
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "beir_small"
 
@@ -195,8 +195,9 @@ def test_viewer_shows_the_three_best_and_their_groups(made):
 def test_the_page_is_self_contained_and_reproducible(made):
     coll, folder, text = made
     assert text.startswith("<!DOCTYPE html>") and '<html lang="ko">' in text
-    assert not re.search(r"https?://|<link\b|\bsrc=|@import|url\(", text)
-    again = report.build_report(coll, folder.runs, folder.infos, n_perm=2000)
+    code = re.sub(r"/\*.*?\*/", "", text, flags=re.S)      # the font licence's addresses are a CSS comment
+    assert not re.search(r"https?://|<link\b|\bsrc=|@import|url\((?!data:font/woff2;base64,)", code)
+    again = report.build_report(coll, folder.runs, folder.infos, n_perm=2000, font_cache=FONT_CACHE)
     strip = lambda t: re.sub(r"sg-viewer-[0-9a-f]{8}-\d+", "ID", t)   # noqa: E731  (the widget's per-kernel counter)
     assert strip(again) == strip(text)
 
@@ -208,17 +209,17 @@ def test_small_inputs_and_bad_options(tmp_path, monkeypatch):
                             '[[retriever]]\nname = "w"\nkind = "bm25"\ntokeniser = "ko-ws"\n', "two.toml")
     engine.make_runs(coll, lineup, tmp_path / "runs", progress=False)
     folder = read_runs(tmp_path / "runs", coll)
-    text = report.build_report(coll, folder.runs, folder.infos, n_perm=200)
+    text = report.build_report(coll, folder.runs, folder.infos, n_perm=200, font=False)
     assert "검색기가 셋이 아니어서" in text and 'id="second-stage"' not in text
-    one = report.build_report(coll, {"b": folder.runs["b"]}, n_perm=200)
+    one = report.build_report(coll, {"b": folder.runs["b"]}, n_perm=200, font=False)
     assert "검색할 짝이 없다" not in one and "검정할 짝이 없다" in one
     with pytest.raises(ValueError, match="primary measure 'ERR@20' must be one of"):
         report.build_report(coll, folder.runs, primary="ERR@20")
     with pytest.raises(ValueError, match="viewer: no run named x"):
-        report.build_report(coll, folder.runs, viewer=["b", "w", "x"], n_perm=200)
+        report.build_report(coll, folder.runs, viewer=["b", "w", "x"], n_perm=200, font=False)
     with pytest.raises(ValueError, match="not in the qrels"):
         report.build_report(coll, {"b": {"q-unknown": {"d1": 1.0}}, "w": folder.runs["w"]})
-    out = report.write_report(FIXTURE, tmp_path / "runs", tmp_path / "r" / "report.html", n_perm=200)
+    out = report.write_report(FIXTURE, tmp_path / "runs", tmp_path / "r" / "report.html", n_perm=200, font=False)
     assert out.read_text(encoding="utf-8").count("<section") >= 6
 
 
@@ -230,20 +231,39 @@ def test_measures_in_any_spelling_print_as_written(tmp_path, monkeypatch, capsys
     engine.make_runs(coll, lineup, tmp_path / "runs", progress=False)
     runs = read_runs(tmp_path / "runs", coll).runs
     # trec_eval's spellings; the report's own nDCG@10, RR@10 and P@1 reuse these columns instead of clashing
-    text = report.build_report(coll, runs, measures=["ndcg_cut_10", "MRR@10", "P_1"], n_perm=200)
+    text = report.build_report(coll, runs, measures=["ndcg_cut_10", "MRR@10", "P_1"], n_perm=200, font=False)
     header, rows = main_rows(text)
     assert header[2:] == ["ndcg_cut_10", "MRR@10", "P_1"]
     want = sg.mean(coll.qrels, runs["b"], ["nDCG@10"], missing="zero")["nDCG@10"]
     assert float(rows["b"][2][:6]) == pytest.approx(want, abs=5e-5)
     assert "기준은 ndcg_cut_10 평균이" in text                  # nDCG@10, the default primary, as written
     assert "평균 뒤의 분포 (ndcg_cut_10)" in text
-    text = report.build_report(coll, runs, measures=["MRR@10", "P@10"], primary="RR@10", n_perm=200)
+    text = report.build_report(coll, runs, measures=["MRR@10", "P@10"], primary="RR@10", n_perm=200, font=False)
     assert "기준은 MRR@10 평균이" in text                       # any spelling of a measure picks it
-    text = report.build_report(coll, runs, measures=["recip_rank", "P_5"], n_perm=200)
+    text = report.build_report(coll, runs, measures=["recip_rank", "P_5"], n_perm=200, font=False)
     assert "기준은 recip_rank 평균이" in text                   # no nDCG@10: the first measure
     with pytest.raises(ValueError, match="'MRR@10' and 'RR@10' are one measure"):
         report.build_report(coll, runs, measures=["MRR@10", "RR@10"])
     out = tmp_path / "r.html"
     assert report.main(["--collection", str(FIXTURE), "--runs", str(tmp_path / "runs"), "--out", str(out),
-                        "--measures", "MRR@10", "--primary", "MRR@10", "--n-perm", "100", "--quiet"]) == 0
+                        "--measures", "MRR@10", "--primary", "MRR@10", "--n-perm", "100", "--quiet", "--no-font"]) == 0
     assert "기준은 MRR@10 평균이" in out.read_text(encoding="utf-8")
+
+
+def test_the_korean_web_font_is_embedded(made):
+    """The page carries NanumGothic itself (readable without Korean system fonts), with its licence."""
+    import base64
+
+    from searchgrade.report import webfont
+
+    _, _, text = made
+    style = re.search(r'<style id="sg-webfont">(.*?)</style>', text, re.S).group(1)
+    data = re.search(r"url\(data:font/woff2;base64,([A-Za-z0-9+/=]+)\)", style).group(1)
+    woff2 = base64.b64decode(data)
+    assert woff2[:4] == b"wOF2"
+    assert woff2 == webfont.cached_woff2(webfont.FACES[0], FONT_CACHE).read_bytes()
+    assert f'font-family: "{webfont.FAMILY}"' in style and "SIL OPEN FONT LICENSE" in style.upper()
+    assert f'--sg-font-family: "{webfont.FAMILY}"' in style
+    assert "var(--sg-font-family" in text                     # the page text and the viewer use it first
+    book_licence = Path(__file__).resolve().parents[1] / "_static" / "fonts" / "NanumGothic-OFL.txt"
+    assert webfont.licence_text() == book_licence.read_text(encoding="utf-8")   # the book's copy, unchanged

@@ -3,7 +3,7 @@
 ``trec_eval``  the trec_eval-compatible CLI (:mod:`searchgrade.trec_eval`)
 ``runs``       one cached TREC run per retriever of a line-up file (:mod:`searchgrade.retrieval.command`;
                the ``retrieval`` extra)
-``report``     one self-contained HTML page comparing a folder of runs (:mod:`searchgrade.book.report`;
+``report``     one self-contained HTML page comparing a folder of runs (:mod:`searchgrade.report`;
                the ``book`` extra)
 """
 from __future__ import annotations
@@ -14,7 +14,7 @@ import sys
 _SUBCOMMANDS = {
     "trec_eval": ("searchgrade.trec_eval", "trec_eval's options, QRELS, RUN"),
     "runs": ("searchgrade.retrieval.command", "--lineup FILE --collection NAME_OR_FOLDER --out DIR"),
-    "report": ("searchgrade.book.report", "--collection NAME_OR_FOLDER --runs DIR --out report.html"),
+    "report": ("searchgrade.report.page", "--collection NAME_OR_FOLDER --runs DIR --out report.html"),
 }
 _EXTRAS = {"runs": "retrieval", "report": "book"}
 

@@ -12,7 +12,7 @@ import pytest
 import searchgrade as sg
 from browser_support import DESKTOP, PHONE
 from report_support import build
-from searchgrade.book import report
+from searchgrade import report
 from searchgrade.io import trec_order
 
 VIEWER = '[data-sg-widget="query-viewer"]'
@@ -112,3 +112,14 @@ def test_the_flips_open_and_the_page_fits_a_phone(built, visit):
         assert details.locator("table tbody tr").count() >= 1
     desktop = visit(path, viewport=DESKTOP)
     assert desktop.page.locator("#second-stage table").count() == 1
+
+
+def test_the_report_draws_hangul_with_its_embedded_font(built, visit):
+    """On a machine without Korean system fonts (test_web_font checks that) every Hangul text is drawn by
+    the NanumGothic the page embeds: headings, prose, tables and the viewer."""
+    from test_web_font import check_page
+
+    _, _, path = built
+    kinds = check_page(visit, path)
+    for kind in ("heading", "body", "table", "query viewer"):
+        assert kinds.get(kind, 0) > 0, f"no {kind} with Hangul was checked: {kinds}"
