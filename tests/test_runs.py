@@ -451,3 +451,32 @@ def test_the_output_folder_holds_exactly_the_lineup(tmp_path, monkeypatch, capsy
     assert _runs_command(tmp_path, "new-name") == 2
     assert "holds runs that `searchgrade runs` did not make (mine.run" in capsys.readouterr().err
     assert (tmp_path / "out" / "mine.run").exists()
+
+
+def test_the_commands_cache_in_the_users_cache_folder(tmp_path, monkeypatch, capsys):
+    from searchgrade.retrieval import command
+
+    monkeypatch.delenv("SEARCHGRADE_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    seen = []
+    real = command.make_runs
+    monkeypatch.setattr(command, "make_runs", lambda *a, **k: (seen.append(dense.cache_root()), real(*a, **k))[1])
+    assert _runs_command(tmp_path, "bm25") == 0
+    assert seen == [tmp_path / "xdg" / "searchgrade"]
+    assert "SEARCHGRADE_CACHE" not in __import__("os").environ          # restored after the command
+    monkeypatch.setenv("SEARCHGRADE_CACHE", str(tmp_path / "mine"))      # an explicit folder wins
+    assert _runs_command(tmp_path, "bm25") == 0 and seen[-1] == tmp_path / "mine"
+    with pytest.raises(SystemExit):
+        command.main(["--help"])
+    assert "$XDG_CACHE_HOME/searchgrade" in capsys.readouterr().out.replace("\n", " ")
+
+
+def test_searchgrade_help_lists_one_subcommand_per_line(capsys):
+    from searchgrade.__main__ import main
+
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    lines = capsys.readouterr().out.splitlines()
+    for name in ("trec_eval", "runs", "report"):
+        assert any(line.split()[:1] == [name] for line in lines), name
+        assert any(line.strip().startswith(f"searchgrade {name} ") for line in lines), name

@@ -496,7 +496,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     from ..io import FormatError
 
     parser = argparse.ArgumentParser(prog="searchgrade report",
-                                     description="One self-contained HTML page comparing a folder of runs (chapter 5's analyses).")
+                                     description="One self-contained HTML page comparing a folder of runs (chapter 5's analyses).",
+                                     epilog="The web font, converted once, is cached in $SEARCHGRADE_CACHE/webfont if "
+                                            "$SEARCHGRADE_CACHE is set, else in $XDG_CACHE_HOME/searchgrade/webfont "
+                                            "(default ~/.cache/searchgrade/webfont).")
     parser.add_argument("--collection", required=True, help="a collection name, beir:<folder> or a BEIR folder")
     parser.add_argument("--runs", required=True, help="the folder `searchgrade runs` wrote")
     parser.add_argument("--out", required=True, help="the HTML file to write")
@@ -519,10 +522,13 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "readable only where a Korean system font is installed")
     args = parser.parse_args(argv)
     try:
-        out = write_report(args.collection, args.runs, args.out, retrievers=_names(args.retrievers), split=args.split,
-                           measures=_names(args.measures), primary=args.primary, viewer=_names(args.viewer),
-                           title=args.title, n_perm=args.n_perm, seed=args.seed, alpha=args.alpha,
-                           progress=not args.quiet, font=not args.no_font)
+        from ..retrieval.dense import user_cache
+
+        with user_cache():
+            out = write_report(args.collection, args.runs, args.out, retrievers=_names(args.retrievers),
+                               split=args.split, measures=_names(args.measures), primary=args.primary,
+                               viewer=_names(args.viewer), title=args.title, n_perm=args.n_perm, seed=args.seed,
+                               alpha=args.alpha, progress=not args.quiet, font=not args.no_font)
     except (FormatError, ValueError, FileNotFoundError, RuntimeError, ImportError, KeyError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

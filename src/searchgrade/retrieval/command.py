@@ -27,17 +27,23 @@ from pathlib import Path
 
 from ..io import FormatError
 from .lineup import Lineup, LineupError, check_available, parse_model_map, read_lineup
+from .dense import user_cache
 from .runfolder import others, remove_others
 from .runs import RunRecord, make_runs
 from .sources import load_collection
 
-__all__ = ["main"]
+__all__ = ["main", "CACHE_HELP"]
+
+CACHE_HELP = ("Embeddings, token lists and converted collections are cached in $SEARCHGRADE_CACHE if set, else in "
+              "$XDG_CACHE_HOME/searchgrade (default ~/.cache/searchgrade); delete the folder to free the space. "
+              "Runs whose settings and collection match are read back from --out instead of recomputed.")
 
 
 def _parser() -> argparse.ArgumentParser:
     """The options of ``searchgrade runs``."""
     parser = argparse.ArgumentParser(prog="searchgrade runs",
-                                     description="Compute (or find cached) one TREC run per retriever of a line-up file.")
+                                     description="Compute (or find cached) one TREC run per retriever of a line-up file.",
+                                     epilog=CACHE_HELP)
     parser.add_argument("--lineup", required=True, help="the line-up file (TOML)")
     parser.add_argument("--collection", help="a collection name, beir:<folder> or a BEIR folder "
                                              "(default: the line-up's [lineup] collection)")
@@ -99,6 +105,12 @@ def _print_records(records: list[RunRecord]) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """``searchgrade runs``: check a line-up file, then compute or find its runs; 2 on a bad file or collection."""
     args = _parser().parse_args(argv)
+    with user_cache():
+        return _run(args)
+
+
+def _run(args) -> int:
+    """The command with its options parsed (inside the user's cache folder)."""
     try:
         lineup = read_lineup(args.lineup, parse_model_map(args.model_map), args.device)
         names = [n for n in args.retrievers.split(",") if n] if args.retrievers else list(lineup.retrievers)
@@ -107,6 +119,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise ValueError(f"--retrievers: {', '.join(unknown)} not in {args.lineup} "
                              f"(it has {', '.join(lineup.retrievers)})")
         check_available(lineup, _needed(lineup, names))
+        if lineup.fixed_device:
+            print(f"note: --device {lineup.device} does not apply to {', '.join(lineup.fixed_device)}: their encoders "
+                  "(e5, use, ... of searchgrade.retrieval.dense) have fixed settings and run on the CPU", file=sys.stderr)
         coll = load_collection(_collection_arg(args, lineup), args.split)
         if args.check:
             print(f"{args.lineup}: {len(lineup.retrievers)} retrievers, all usable here; collection {coll.name!r}: "
