@@ -5,6 +5,7 @@ dev (60 paragraphs and their questions, so the runs differ) and on tests/fixture
 """
 from __future__ import annotations
 
+import json
 import re
 from html.parser import HTMLParser
 from pathlib import Path
@@ -190,6 +191,11 @@ def test_viewer_shows_the_three_best_and_their_groups(made):
     if n_better:
         assert label in text
     assert '<mark class="sg-hl">' in text                     # KorQuAD's answer strings are highlighted
+    # every judged query is in the viewer (not a sample), and a search box narrows the menu
+    data = json.loads(re.search(r'<script type="application/json" id="sg-viewer-[^"]+-data">(.*?)</script>',
+                                text, re.S).group(1))
+    assert data["order"] == [q for q in coll.queries if q in coll.qrels] and len(data["order"]) == len(coll.qrels)
+    assert re.search(r'<input type="search" class="sg-search" id="sg-viewer-[^"]+-search"', text)
 
 
 def test_the_page_is_self_contained_and_reproducible(made):
@@ -210,7 +216,14 @@ def test_small_inputs_and_bad_options(tmp_path, monkeypatch):
     engine.make_runs(coll, lineup, tmp_path / "runs", progress=False)
     folder = read_runs(tmp_path / "runs", coll)
     text = report.build_report(coll, folder.runs, folder.infos, n_perm=200, font=False)
-    assert "검색기가 셋이 아니어서" in text and 'id="second-stage"' not in text
+    assert 'class="sg-widget sg-viewer sg-runs-2' in text and 'id="second-stage"' not in text   # two runs: two columns
+    cols = r'<section class="sg-col" aria-label="([^"\x27]+)"'     # the markup, not the script
+    assert sorted(re.findall(cols, text)) == ["b", "w"]
+    picked = report.build_report(coll, folder.runs, viewer=["w"], n_perm=200, font=False)
+    assert re.findall(cols, picked) == ["w"]
+    with pytest.raises(ValueError, match="viewer: name one to three runs, not 4"):
+        report.build_report(coll, {**folder.runs, "c": folder.runs["b"], "d": folder.runs["w"]},
+                            viewer=["b", "w", "c", "d"], n_perm=200, font=False)
     one = report.build_report(coll, {"b": folder.runs["b"]}, n_perm=200, font=False)
     assert "검색할 짝이 없다" not in one and "검정할 짝이 없다" in one
     with pytest.raises(ValueError, match="primary measure 'ERR@20' must be one of"):

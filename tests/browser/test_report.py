@@ -123,3 +123,27 @@ def test_the_report_draws_hangul_with_its_embedded_font(built, visit):
     kinds = check_page(visit, path)
     for kind in ("heading", "body", "table", "query viewer"):
         assert kinds.get(kind, 0) > 0, f"no {kind} with Hangul was checked: {kinds}"
+
+
+def test_the_viewer_holds_every_query_and_finds_one_by_its_words(built, visit):
+    coll, runs, path = built
+    v = visit(path)
+    root = v.page.locator(VIEWER)
+    root.scroll_into_view_if_needed()
+    query, search = root.locator("select.sg-query"), root.locator("input.sg-search")
+    judged = [q for q in coll.queries if q in coll.qrels]
+    assert query.locator("option").count() == len(judged)              # every judged query, not a sample
+    target = judged[-1]
+    words = coll.queries[target].split()[:2]
+    search.fill(" ".join(words))
+    shown = query.locator("option").evaluate_all("os => os.map(o => o.value)")
+    want = [q for q in judged if " ".join(words).lower() in coll.queries[q].lower() or
+            " ".join(words).lower() in q.lower()]
+    assert shown == want and target in shown
+    query.select_option(target)
+    assert root.get_attribute("data-qid") == target
+    assert root.locator(".sg-query-text").inner_text() == coll.queries[target]
+    search.fill("낱말이-없는-질문-zzz")
+    assert query.locator("option").count() == 0
+    assert root.locator(".sg-no-match").count() == 1
+    assert not v.local_errors(), v.local_errors()

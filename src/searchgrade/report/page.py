@@ -20,8 +20,8 @@ for every run of the folder (in line-up order, :func:`searchgrade.retrieval.runf
    as a table and inline SVG histograms;
 6. for each ``rerank`` run whose first stage is in the folder, the second-stage ceiling
    (:func:`~searchgrade.report.analyses.candidate_ceiling`) and what the reordering changed;
-7. the per-query viewer (:func:`searchgrade.report.viewer.query_viewer`) over three runs, with
-   groups of queries where they differ, drawn with a seeded generator.
+7. the per-query viewer (:func:`searchgrade.report.viewer.query_viewer`) over one to three runs and
+   every judged query, with a search box and groups of queries where the runs differ (a seeded draw).
 
 It lives in :mod:`searchgrade.report`, which imports neither :mod:`searchgrade.book` nor matplotlib
 (the book imports it: its chapter 5 tables and viewer are this package's). Reading a folder of runs
@@ -60,6 +60,8 @@ measures lack it (in any spelling), the first of them."""
 VIEWER_MEASURES = ("nDCG@10", "RR@10", "R@10")
 STAGE_MEASURES = ("P@1", "RR@10", "nDCG@10")
 GROUP_SIZE = 8
+VIEWER_BYTES = 60_000_000
+"""The most the viewer's embedded data may weigh (every judged query: about 3 kB each for three runs)."""
 
 Run = Mapping[str, Mapping[str, float]]
 
@@ -386,14 +388,17 @@ def _second_stage_section(d: _Data) -> str:
 
 
 def _viewer_groups(d: _Data, names: list[str]) -> dict[str, list[str]]:
-    """Named groups of queries where the three runs differ on the primary measure (a seeded draw of each)."""
-    a, b, c = names
+    """Named groups of queries where the runs differ on the primary measure (a seeded draw of each)."""
     s = {n: d.per_query[n][d.primary] for n in names}
+    a, others = names[0], names[1:]
+    groups = {f"{b}의 점수가 {a}보다 높은 질문 ({d.primary})": s[b] > s[a] for b in others}
+    if len(others) == 2:
+        groups[f"{a}의 점수가 둘보다 높은 질문 ({d.primary})"] = (s[a] > s[others[0]]) & (s[a] > s[others[1]])
+    zero = (s[a] == 0)
+    for b in others:
+        zero = zero & (s[b] == 0)
+    groups[f"{'모두 ' if others else ''}0점인 질문 ({d.primary})"] = zero
     order = {q: i for i, q in enumerate(d.coll.queries)}
-    groups = {f"{b}의 점수가 {a}보다 높은 질문 ({d.primary})": s[b] > s[a],
-              f"{c}의 점수가 {a}보다 높은 질문 ({d.primary})": s[c] > s[a],
-              f"{a}의 점수가 둘보다 높은 질문 ({d.primary})": (s[a] > s[b]) & (s[a] > s[c]),
-              f"셋 다 0점인 질문 ({d.primary})": (s[a] == 0) & (s[b] == 0) & (s[c] == 0)}
     rng = np.random.default_rng(d.seed)
     out = {}
     for label, mask in groups.items():
@@ -404,22 +409,29 @@ def _viewer_groups(d: _Data, names: list[str]) -> dict[str, list[str]]:
     return out
 
 
-def _viewer_section(d: _Data, viewer: Sequence[str] | None) -> str:
-    """The chapter-5 viewer over three runs (the three best on the primary measure unless named)."""
+def _viewer_names(d: _Data, viewer: Sequence[str] | None) -> list[str]:
+    """The runs the viewer shows: the named ones (one to three), else the best three (or every run if fewer)."""
     ranked = list(d.table[d.primary].sort_values(ascending=False, kind="stable").index)
-    names = list(viewer) if viewer else [str(n) for n in ranked[:3]]
+    names = list(dict.fromkeys(viewer)) if viewer else [str(n) for n in ranked[:3]]
     unknown = [n for n in names if n not in d.runs]
     if unknown:
         raise ValueError(f"viewer: no run named {', '.join(unknown)} (the runs: {', '.join(d.runs)})")
-    if len(names) != 3:
-        return section("viewer", "질문 하나씩 들여다보기", note("보기는 검색기 세 개를 나란히 놓는다. 검색기가 셋이 아니어서 "
-                                                             "(--viewer로 셋을 고른다) 싣지 않았다."))
-    first = [q for q in d.coll.queries if q in d.coll.qrels][:GROUP_SIZE]
+    if not 1 <= len(names) <= 3:
+        raise ValueError(f"viewer: name one to three runs, not {len(names)} ({', '.join(names)}): the viewer puts "
+                         "their columns side by side")
+    return names
+
+
+def _viewer_section(d: _Data, viewer: Sequence[str] | None) -> str:
+    """The chapter-5 viewer over up to three runs and every judged query, with a search box."""
+    names = _viewer_names(d, viewer)
+    qids = [q for q in d.coll.queries if q in d.coll.qrels]
     widget = query_viewer(d.coll.queries, {n: d.runs[n] for n in names}, d.coll.qrels, d.coll.corpus,
-                                  {n: d.per_query[n][[d.col(m) for m in VIEWER_MEASURES]] for n in names}, _viewer_groups(d, names),
-                                  mode="html", qids=first,
-                                  answers=d.coll.meta.get("answers"), max_bytes=5_000_000)
-    text = (f"{esc(', '.join(names))}의 상위 문서를 질문마다 나란히 본다. 묶음마다 질문을 {GROUP_SIZE}개까지 "
+                          {n: d.per_query[n][[d.col(m) for m in VIEWER_MEASURES]] for n in names},
+                          _viewer_groups(d, names), mode="html", qids=qids, search=True,
+                          answers=d.coll.meta.get("answers"), max_bytes=VIEWER_BYTES)
+    text = (f"{esc(', '.join(names))}의 상위 문서를 질문마다 나란히 본다. 판정이 있는 질문 {len(qids):,}개가 모두 "
+            f"들어 있고 질문 찾기 칸에 번호나 낱말을 넣어 고른다. 점수 차이로 나눈 묶음에는 질문을 {GROUP_SIZE}개까지 "
             f"정해진 씨앗({d.seed})으로 골랐다.")
     return section("viewer", "질문 하나씩 들여다보기", note(text) + getattr(widget, "data", str(widget)))
 
@@ -511,7 +523,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--primary", default=None,
                         help="picks the baseline and the distribution; any spelling of one of the measures "
                              f"(default: {PRIMARY} if among them, else the first measure)")
-    parser.add_argument("--viewer", default=None, help="three comma-separated runs for the viewer (default: the best three)")
+    parser.add_argument("--viewer", default=None,
+                        help="one to three comma-separated runs for the per-query viewer (default: the best three)")
     parser.add_argument("--title", default=None)
     parser.add_argument("--n-perm", type=int, default=10_000, help="permutations per test (default: %(default)s)")
     parser.add_argument("--seed", type=int, default=stats.DEFAULT_SEED, help="seed of tests and draws (default: %(default)s)")

@@ -167,6 +167,7 @@ VIEWER_TEXT = {
     "answer": "답 포함", "gold": "정답표의 정답 문서 {n}개", "more": "그 밖에 정답 문서가 {n}개 더 있다.",
     "answers": "답 문자열:", "empty": "이 질문에는 결과가 없다.", "ranks": "검색기가 매긴 순위:",
     "rank": "{r}위", "absent": "목록에 없음", "scores": "{name} 질문별 점수", "noQuery": "이 묶음에는 질문이 없다.",
+    "noMatch": "찾는 말이 든 질문이 이 묶음에 없다.",
 }
 
 
@@ -291,14 +292,15 @@ def query_viewer_data(queries: Mapping[str, str], runs: Mapping[str, Mapping], q
                       snippet_chars: int = 120, gold_chars: int = 360, rel_level: int = 1,
                       max_relevant_shown: int = 5, answers: Mapping[str, Sequence[str]] | None = None,
                       start: str | None = None, max_bytes: int = 300_000) -> dict:
-    """Validated, size-checked data of the per-query viewer (top `depth` of exactly three runs per query).
+    """Validated, size-checked data of the per-query viewer (top `depth` of one to three runs per query).
 
     `answers` ({qid: [answer texts]}, e.g. KorQuAD's ``meta["answers"]``) highlights the answers and marks
     the documents that hold one; `start` is the query shown first (default: the first one), and when it
     is given the filter menu opens on the first group holding it."""
-    if not isinstance(runs, Mapping) or len(runs) != 3:
+    if not isinstance(runs, Mapping) or not 1 <= len(runs) <= 3:
         got = list(runs) if isinstance(runs, Mapping) else type(runs).__name__
-        raise ValueError(f"query_viewer needs exactly three runs {{name: run}}, got {len(got) if isinstance(runs, Mapping) else 0}: {got}")
+        raise ValueError(f"query_viewer needs one to three runs {{name: run}}, got "
+                         f"{len(got) if isinstance(runs, Mapping) else 0}: {got}")
     if not queries:
         raise ValueError("query_viewer needs at least one query in `queries`")
     opts = {"depth": _check_int("depth", depth, 1, 20), "rel_level": rel_level,
@@ -416,9 +418,14 @@ def _viewer_groups(data: dict) -> list[tuple[str, list[str]]]:
 
 def query_viewer(queries: Mapping[str, str], runs: Mapping[str, Mapping], qrels: Mapping,
                  corpus: Mapping[str, Mapping[str, str]], scores: Mapping[str, pd.DataFrame] | None = None,
-                 filters: Mapping[str, Sequence[str]] | None = None, *, mode: str = "auto", **options):
+                 filters: Mapping[str, Sequence[str]] | None = None, *, mode: str = "auto", search: bool = False,
+                 **options):
     """Chapter 5's per-query viewer: pick a query (through named filters), see the judged relevant
-    documents beside three runs' top documents, answer strings highlighted where `answers` gives them."""
+    documents beside one to three runs' top documents, answer strings highlighted where `answers` gives them.
+
+    ``search`` adds a search box (HTML mode) that narrows the query menu to the queries whose id or text
+    contains what is typed, for a viewer over many queries (the report embeds every judged query).
+    """
     data = query_viewer_data(queries, runs, qrels, corpus, scores, filters, **options)
     if resolve_mode(mode) == "ipywidgets":
         return _viewer_ipywidgets(data)
@@ -431,20 +438,25 @@ def query_viewer(queries: Mapping[str, str], runs: Mapping[str, Mapping], qrels:
                             for q in groups[group + 1][1])
     depth = max((len(t) for ts in data["top"].values() for t in ts), default=0)
     marked = "답 문자열은 노란 바탕으로 표시했다. " if data["answers"] else ""
+    find = (f'<div class="sg-control"><label for="{uid}-search">질문 찾기</label>'
+            f'<input type="search" class="sg-search" id="{uid}-search" placeholder="질문 번호나 낱말" '
+            f'autocomplete="off"></div>') if search else ""
+    runs_text = "세 검색기" if len(data["runs"]) == 3 else f"검색기 {len(data['runs'])}개"
     body = (
         f'<p class="sg-title">질문 하나씩 들여다보기</p>'
-        f'<p class="sg-help">질문 묶음과 질문을 고르면 정답표의 정답 문서와 세 검색기의 상위 {depth}개 문서가 '
+        f'<p class="sg-help">질문 묶음과 질문을 고르면 정답표의 정답 문서와 {runs_text}의 상위 {depth}개 문서가 '
         f"판정, 질문별 점수와 함께 나란히 나온다. {marked}</p>"
         f'<div class="sg-controls">'
         f'<div class="sg-control"><label for="{uid}-filter">질문 묶음</label>'
         f'<select class="sg-filter" id="{uid}-filter">{filter_options}</select></div>'
         f'<div class="sg-control"><label for="{uid}-query">질문</label>'
-        f'<select class="sg-query" id="{uid}-query">{query_options}</select></div></div>'
+        f'<select class="sg-query" id="{uid}-query">{query_options}</select></div>{find}</div>'
         f'<div class="sg-view">{viewer_query_html(data, start)}</div>'
         f"{_print_note()}"
         f'<p class="sg-live sg-sr-only" role="status" aria-live="polite" aria-atomic="true"></p>'
     )
-    return _display_html(_page(uid, body, data, asset("viewer.js"), "searchgradeQueryViewer", "query-viewer", "sg-viewer"))
+    return _display_html(_page(uid, body, data, asset("viewer.js"), "searchgradeQueryViewer", "query-viewer",
+                               f"sg-viewer sg-runs-{len(data['runs'])}"))
 
 
 def _viewer_ipywidgets(data: dict):
