@@ -535,7 +535,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                              "readable only where a Korean system font is installed")
     args = parser.parse_args(argv)
     try:
-        from ..retrieval.dense import user_cache
+        from ..retrieval.cache import user_cache
 
         with user_cache():
             out = write_report(args.collection, args.runs, args.out, retrievers=_names(args.retrievers),

@@ -27,8 +27,8 @@ from pathlib import Path
 
 from ..io import FormatError
 from .lineup import Lineup, LineupError, check_available, parse_model_map, read_lineup
-from .dense import user_cache
-from .runfolder import others, remove_others
+from .cache import user_cache
+from .runfolder import others, refresh_records, remove_others
 from .runs import RunRecord, make_runs
 from .sources import load_collection
 
@@ -131,6 +131,7 @@ def _run(args) -> int:
         t0 = time.perf_counter()
         records = make_runs(coll, lineup, args.out, names, args.depth, args.force, progress=not args.quiet)
         removed = remove_others(args.out, list(lineup.retrievers))
+        refresh_records(args.out, {n: lineup.retrievers[n] for n in names})
     except (LineupError, FormatError, ValueError, FileNotFoundError, RuntimeError, ImportError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2

@@ -33,7 +33,6 @@ package version never reuses stale vectors.
 """
 from __future__ import annotations
 
-import contextlib
 import hashlib
 import json
 import os
@@ -54,8 +53,6 @@ __all__ = [
     "get_encoder",
     "minilm_path",
     "cache_root",
-    "user_cache_root",
-    "user_cache",
     "DenseIndex",
     "dense_search",
     "doc_text",
@@ -96,30 +93,6 @@ def cache_root() -> Path:
     from ..collections.base import data_root
 
     return data_root().parent / "cache"
-
-
-def user_cache_root() -> Path:
-    """The commands' cache folder: ``$XDG_CACHE_HOME/searchgrade``, else ``~/.cache/searchgrade``."""
-    xdg = os.environ.get("XDG_CACHE_HOME", "").strip()
-    return (Path(xdg) if xdg and os.path.isabs(xdg) else Path.home() / ".cache") / "searchgrade"
-
-
-@contextlib.contextmanager
-def user_cache():
-    """While it lasts, ``$SEARCHGRADE_CACHE`` is :func:`user_cache_root` unless it was set; yields the folder in use.
-
-    ``searchgrade runs`` and ``searchgrade report`` run inside it, so a user's embeddings, tokens and fonts
-    go to their own cache folder (XDG), never into an installed package or a source checkout. The library
-    (:func:`cache_root`) keeps ``data/cache`` by default: the book's ``make runs`` and chapters use it.
-    """
-    unset = not os.environ.get("SEARCHGRADE_CACHE")
-    if unset:
-        os.environ["SEARCHGRADE_CACHE"] = str(user_cache_root())
-    try:
-        yield cache_root()
-    finally:
-        if unset:
-            os.environ.pop("SEARCHGRADE_CACHE", None)
 
 
 def l2_normalise(matrix: np.ndarray) -> np.ndarray:

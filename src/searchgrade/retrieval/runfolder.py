@@ -20,7 +20,7 @@ from ..io import FormatError, read_run
 from .runs import MANIFEST, Run
 from .sources import collection_hash
 
-__all__ = ["RunFolder", "read_runs", "others", "remove_others"]
+__all__ = ["RunFolder", "read_runs", "others", "remove_others", "refresh_records"]
 
 
 @dataclass
@@ -108,3 +108,31 @@ def remove_others(folder: str | os.PathLike, keep: Sequence[str]) -> list[str]:
         for suffix in (".run", ".json"):
             (Path(folder) / f"{name}{suffix}").unlink(missing_ok=True)
     return made
+
+
+_DESCRIBING = ("description", "family", "origin", "overrides")
+"""What a record says about a run without being part of its cache key."""
+
+
+def refresh_records(folder: str | os.PathLike, retrievers) -> list[str]:
+    """Rewrite the records whose describing fields (description, family, origin, overrides) changed; their names.
+
+    A cached run is found by its key, which leaves these out (a new description computes nothing), so
+    ``searchgrade runs`` brings them up to date here: the report then shows the line-up's words. This
+    lives outside the engine (:mod:`.runs`), whose code is part of every run's key.
+    """
+    changed = []
+    for spec in retrievers.values():
+        path = Path(folder) / f"{spec.name}.json"
+        if not _is_record(path):
+            continue
+        info = json.loads(path.read_text(encoding="utf-8"))
+        fresh = {k: getattr(spec, k) for k in _DESCRIBING}
+        if all(info.get(k) == v for k, v in fresh.items()):
+            continue
+        info.update(fresh)
+        tmp = path.with_suffix(".json.tmp")
+        tmp.write_text(json.dumps(info, ensure_ascii=False, indent=1), encoding="utf-8")
+        os.replace(tmp, path)
+        changed.append(spec.name)
+    return changed

@@ -364,7 +364,6 @@ class _Job:
         found = None if self.force else _cached(ws, name, run_path, info_path, key)
         if found is not None:
             run, info = found
-            self._refresh(spec, info, info_path)
             self._record(name, run_path, "cached", time.perf_counter() - t0, info.get("queries_without_results", 0))
             self.done[name] = run
             return run
@@ -378,17 +377,6 @@ class _Job:
         run = self._write(spec, raw, key, spec_settings, seconds, cpu, run_path, info_path)
         self.done[name] = run
         return run
-
-    def _refresh(self, spec: Retriever, info: dict, info_path: Path) -> None:
-        """Rewrite a cached run's record when what describes it (not its key) changed: description, family, origin."""
-        fresh = {"description": spec.description, "family": spec.family, "origin": spec.origin,
-                 "overrides": spec.overrides}
-        if all(info.get(k) == v for k, v in fresh.items()):
-            return
-        info.update(fresh)
-        tmp = info_path.with_suffix(".json.tmp")
-        tmp.write_text(json.dumps(info, ensure_ascii=False, indent=1), encoding="utf-8")
-        os.replace(tmp, info_path)
 
     def _record(self, name: str, path: Path, status: str, seconds: float, empty: int, cpu: float = 0.0) -> None:
         self.records.append(RunRecord(self.ws.collection.name, name, path, status, seconds,
