@@ -20,6 +20,7 @@ from searchgrade import stats
 from searchgrade import report
 from searchgrade.retrieval import lineup as L
 from searchgrade.retrieval import runs as engine
+from searchgrade.io import FormatError
 from searchgrade.retrieval.runfolder import read_runs
 from report_support import FONT_CACHE, build
 
@@ -280,3 +281,46 @@ def test_the_korean_web_font_is_embedded(made):
     assert "var(--sg-font-family" in text                     # the page text and the viewer use it first
     book_licence = Path(__file__).resolve().parents[1] / "_static" / "fonts" / "NanumGothic-OFL.txt"
     assert webfont.licence_text() == book_licence.read_text(encoding="utf-8")   # the book's copy, unchanged
+
+
+def test_the_same_lineup_on_two_query_sets(tmp_path, monkeypatch):
+    """`runs --queries` records the variant; `report --baseline` pairs each run with its namesake per query."""
+    import json as _json
+
+    from searchgrade.retrieval import command
+
+    monkeypatch.setenv("SEARCHGRADE_CACHE", str(tmp_path / "cache"))
+    coll = ck.load_beir(FIXTURE)
+    variant = tmp_path / "nospace.jsonl"
+    subset = list(coll.queries)[:-1]                       # a subset of the ids; the first two lose their spaces
+    variant.write_text("".join(_json.dumps({"_id": q, "text": coll.queries[q].replace(" ", "") if i < 2
+                                            else coll.queries[q]}, ensure_ascii=False) + "\n"
+                               for i, q in enumerate(subset)), encoding="utf-8")
+    lineup = tmp_path / "two.toml"
+    lineup.write_text('[[retriever]]\nname = "b"\nkind = "bm25"\ntokeniser = "ko-bigram"\n'
+                      '[[retriever]]\nname = "w"\nkind = "bm25"\ntokeniser = "ko-ws"\n', encoding="utf-8")
+    engine._WORKSPACES.clear()
+    common = ["--lineup", str(lineup), "--collection", str(FIXTURE), "--quiet"]
+    assert command.main([*common, "--out", str(tmp_path / "clean")]) == 0
+    assert command.main([*common, "--out", str(tmp_path / "nospace"), "--queries", str(variant)]) == 0
+    record = _json.loads((tmp_path / "nospace" / "queries.json").read_text(encoding="utf-8"))
+    assert record["file"] == str(variant.resolve()) and record["queries"] == len(subset)
+    out = tmp_path / "r.html"
+    assert report.main(["--collection", str(FIXTURE), "--runs", str(tmp_path / "nospace"), "--out", str(out),
+                        "--baseline", str(tmp_path / "clean"), "--n-perm", "200", "--quiet", "--no-font"]) == 0
+    text = out.read_text(encoding="utf-8")
+    rows = {r[0]: r[1:] for r in tables_of(text)["baseline-table"][1:]}
+    assert list(rows) == ["b", "w"]
+    clean, nospace = read_runs(tmp_path / "clean", coll), tmp_path / "nospace"
+    from searchgrade.retrieval.sources import with_queries
+
+    variant_coll = with_queries(coll, variant)
+    for name in rows:
+        qrels = {q: coll.qrels[q] for q in subset if q in coll.qrels}
+        mine = sg.evaluate(qrels, read_runs(nospace, variant_coll).runs[name], ["nDCG@10"], missing="zero")
+        base = sg.evaluate(qrels, clean.runs[name], ["nDCG@10"], missing="zero")
+        assert float(rows[name][0]) == pytest.approx(mine["nDCG@10"].mean(), abs=5e-5)
+        assert float(rows[name][1]) == pytest.approx(base["nDCG@10"].mean(), abs=5e-5)
+    with pytest.raises(FormatError, match=r"nospace\.jsonl:1: query 'zz' is not a query"):
+        variant.write_text('{"_id": "zz", "text": "x"}\n', encoding="utf-8")
+        with_queries(coll, variant)

@@ -387,6 +387,49 @@ def _second_stage_section(d: _Data) -> str:
     return section("second-stage", "2단계의 천장", intro + "".join(p for p in parts if p) + lost)
 
 
+def _baseline_section(d: _Data, baseline: tuple | None) -> str:
+    """Each run against the run of the same name on the baseline's queries: paired per query, Holm over runs."""
+    if baseline is None:
+        return ""
+    label, other, runs = baseline
+    if other.corpus is not d.coll.corpus and _docs_hash(other) != _docs_hash(d.coll):
+        raise ValueError(f"baseline {label}: its runs were made on other documents; compare folders of one corpus")
+    common = [q for q in d.coll.queries if q in other.queries and q in d.coll.qrels and q in other.qrels]
+    shared = [n for n in d.runs if n in runs]
+    if not common or not shared:
+        return section("baseline", f"질문 집합 비교 ({esc(label)})",
+                       note("두 폴더에 같은 이름의 검색기나 같은 번호의 질문이 없어 비교하지 않았다."))
+    qrels = {q: d.coll.qrels[q] for q in common}
+    evaluator = Evaluator(qrels, [d.primary], missing="zero")
+    per_query = {}
+    for n in shared:
+        per_query[f"이 폴더:{n}"] = evaluator.evaluate({q: r for q, r in d.runs[n].items() if q in qrels}).loc[common]
+        per_query[f"기준:{n}"] = evaluator.evaluate({q: r for q, r in runs[n].items() if q in qrels}).loc[common]
+    tests = analyses.compare_pairs(per_query, [(f"이 폴더:{n}", f"기준:{n}") for n in shared], [d.primary],
+                                   n_perm=d.n_perm, seed=d.seed, alpha=d.alpha)
+    frame = pd.DataFrame({"이 폴더": tests["mean_a"].to_numpy(), "기준": tests["mean_b"].to_numpy(),
+                          "차이(이 폴더 − 기준)": tests["mean_diff"].to_numpy(), "Holm p": tests["p_holm"].to_numpy(),
+                          "유의": tests["significant"].to_numpy()}, index=pd.Index(shared, name="검색기"))
+    text = (f"같은 검색기를 질문 집합 {esc(label)}(기준)에서 만든 실행 결과와 질문마다 짝지어 비교한다. 두 집합에 "
+            f"모두 있는 질문 {len(common):,}개의 {esc(d.primary)}로 짝지은 무작위 순열 검정을 하고 검색기 "
+            f"{len(shared)}개에 Holm 보정을 했다.")
+    missing = [n for n in d.runs if n not in runs]
+    extra = note(f"기준 폴더에 없는 검색기: {esc(', '.join(missing))}") if missing else ""
+    return section("baseline", f"질문 집합 비교 ({esc(label)})",
+                   note(text) + table(frame, f"{d.primary}: 이 폴더와 기준 {label}", ident="baseline-table") + extra)
+
+
+def _docs_hash(coll: Collection) -> str:
+    """SHA-256 over a collection's documents only (two query sets of one corpus share it)."""
+    import hashlib
+    import json
+
+    h = hashlib.sha256()
+    for docid, doc in coll.corpus.items():
+        h.update(json.dumps([docid, sorted(doc.items())], ensure_ascii=False).encode("utf-8"))
+    return h.hexdigest()
+
+
 def _viewer_groups(d: _Data, names: list[str]) -> dict[str, list[str]]:
     """Named groups of queries where the runs differ on the primary measure (a seeded draw of each)."""
     s = {n: d.per_query[n][d.primary] for n in names}
@@ -447,11 +490,13 @@ def build_report(collection: Collection, runs: Mapping[str, Run], infos: Mapping
                  measures: Sequence[str] = MEASURES, primary: str | None = None, viewer: Sequence[str] | None = None,
                  title: str | None = None, source: str = "", n_perm: int = 10_000, seed: int = stats.DEFAULT_SEED,
                  alpha: float = 0.05, progress: bool = False, font: bool = True,
-                 font_cache: str | os.PathLike | None = None) -> str:
+                 font_cache: str | os.PathLike | None = None, baseline: tuple | None = None) -> str:
     """The report page (HTML text) for runs ``{name: run}`` on a collection, with their records where there are any.
 
     ``font`` embeds the Korean web font (:mod:`.webfont`; converted once into ``font_cache``, default
     ``$SEARCHGRADE_CACHE/webfont``), so that the page reads the same without Korean system fonts.
+    ``baseline`` = (label, collection, runs): the same line-up on another set of the collection's
+    queries (same corpus and judgments), compared run by run on the queries both sets hold.
     """
     from tqdm.auto import tqdm
 
@@ -459,7 +504,8 @@ def build_report(collection: Collection, runs: Mapping[str, Run], infos: Mapping
     from ..retrieval.sources import collection_hash
 
     d = _prepare(collection, runs, infos, measures, primary, n_perm, seed, alpha)
-    steps = [*[lambda f=f: f(d) for f in _SECTIONS], lambda: _viewer_section(d, viewer)]
+    steps = [*[lambda f=f: f(d) for f in _SECTIONS], lambda: _baseline_section(d, baseline),
+             lambda: _viewer_section(d, viewer)]
     sections = [step() for step in tqdm(steps, desc="report", unit="section", disable=not progress, leave=False)]
     title = title or f"검색기 비교: {collection.name}"
     lead = (f"컬렉션 {esc(collection.name)}의 질문 {len(collection.queries):,}개에서 검색기 {len(d.runs)}개를 "
@@ -482,13 +528,24 @@ def _font_css(font: bool, cache) -> str:
 
 
 def write_report(collection, runs_dir: str | os.PathLike, out: str | os.PathLike, *,
-                 retrievers: Sequence[str] | None = None, split: str | None = None, **options) -> Path:
-    """Read a folder of runs (checked against the collection), build the report and write it to ``out``."""
+                 retrievers: Sequence[str] | None = None, split: str | None = None,
+                 queries: str | os.PathLike | None = None, baseline: str | os.PathLike | None = None,
+                 **options) -> Path:
+    """Read a folder of runs (checked against the collection), build the report and write it to ``out``.
+
+    ``queries`` replaces the collection's queries (default: the file ``searchgrade runs --queries``
+    recorded in the folder); ``baseline`` is a second folder of the same line-up on another set of the
+    collection's queries (its own recorded file), compared query by query.
+    """
     from ..retrieval.runfolder import read_runs
     from ..retrieval.sources import load_collection
 
-    coll = load_collection(collection, split)
+    base = load_collection(collection, split)
+    coll = _queried(base, runs_dir, queries)
     folder = read_runs(runs_dir, coll, retrievers)
+    if baseline is not None:
+        other = read_runs(baseline, _queried(base, baseline, None))
+        options["baseline"] = (Path(baseline).name, _queried(base, baseline, None), other.runs)
     text = build_report(coll, folder.runs, folder.infos, source=str(runs_dir), **options)
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -496,6 +553,18 @@ def write_report(collection, runs_dir: str | os.PathLike, out: str | os.PathLike
     tmp.write_text(text, encoding="utf-8")
     os.replace(tmp, out)
     return out
+
+
+def _queried(coll: Collection, folder, queries) -> Collection:
+    """The collection with the queries a folder's runs were made on: ``queries``, else its recorded file."""
+    import json
+
+    from ..retrieval.sources import QUERIES_RECORD, with_queries
+
+    record = Path(folder) / QUERIES_RECORD
+    if queries is None and record.is_file():
+        queries = json.loads(record.read_text(encoding="utf-8"))["file"]
+    return with_queries(coll, queries) if queries is not None else coll
 
 
 def _names(text: str | None) -> list[str] | None:
@@ -517,6 +586,13 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", required=True, help="the HTML file to write")
     parser.add_argument("--split", default=None, help="qrels split of a BEIR folder (default: test)")
     parser.add_argument("--retrievers", default=None, help="comma-separated runs to include (default: all)")
+    parser.add_argument("--queries", default=None, metavar="FILE.jsonl",
+                        help="the queries the runs were made on (default: the file `searchgrade runs --queries` "
+                             "recorded in the folder, else the collection's)")
+    parser.add_argument("--baseline", default=None, metavar="DIR",
+                        help="a second folder of the same line-up on another set of the collection's queries "
+                             "(e.g. the original questions): each run is compared with its namesake there, "
+                             "paired per query")
     parser.add_argument("--measures", default=",".join(MEASURES),
                         help="comma-separated, in any spelling searchgrade reads (nDCG@10, ndcg_cut_10, MRR@10, "
                              "recip_rank, ...), printed as written (default: %(default)s)")
@@ -539,7 +615,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         with user_cache():
             out = write_report(args.collection, args.runs, args.out, retrievers=_names(args.retrievers),
-                               split=args.split, measures=_names(args.measures), primary=args.primary,
+                               split=args.split, queries=args.queries, baseline=args.baseline, measures=_names(args.measures), primary=args.primary,
                                viewer=_names(args.viewer), title=args.title, n_perm=args.n_perm, seed=args.seed,
                                alpha=args.alpha, progress=not args.quiet, font=not args.no_font)
     except (FormatError, ValueError, FileNotFoundError, RuntimeError, ImportError, KeyError) as err:

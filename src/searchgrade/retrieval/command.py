@@ -16,21 +16,29 @@ The output folder holds exactly the line-up, so that ``searchgrade report`` neve
 is not in the file: the runs that ``searchgrade runs`` made for retrievers no longer in the line-up
 (renamed or deleted) are removed and listed; a ``.run`` file without a record (not made by this
 command) is never deleted, and a folder holding one is refused before anything is computed.
+
+``--queries FILE.jsonl`` runs the line-up on another set of questions over the same corpus and
+judgments (:func:`.sources.with_queries`: the collection's ids, all or a subset), for instance the
+questions without spaces; ``OUT/queries.json`` records the file and its checksum, so that
+``searchgrade report`` uses the same questions, and ``searchgrade report --baseline`` pairs two such
+folders query by query.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..checksums import sha256
 from ..io import FormatError
 from .lineup import Lineup, LineupError, check_available, parse_model_map, read_lineup
 from .cache import user_cache
 from .runfolder import others, refresh_records, remove_others
 from .runs import RunRecord, make_runs
-from .sources import load_collection
+from .sources import QUERIES_RECORD, load_collection, with_queries
 
 __all__ = ["main", "CACHE_HELP"]
 
@@ -50,6 +58,10 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--out", required=True, help="the folder for the runs (one .run and one .json per retriever); it holds exactly the "
                              "line-up: runs of retrievers no longer in the file are removed")
     parser.add_argument("--split", default=None, help="qrels split of a BEIR folder (default: test)")
+    parser.add_argument("--queries", default=None, metavar="FILE.jsonl",
+                        help="replace the collection's queries by this file's (_id, text; the same ids or a "
+                             "subset), e.g. a variant of the questions; recorded in OUT/queries.json, which "
+                             "`searchgrade report` reads")
     parser.add_argument("--retrievers", default=None, help="comma-separated subset (default: all)")
     parser.add_argument("--depth", type=int, default=None, help="documents per query (default: the line-up's, else 100)")
     parser.add_argument("--model-map", action="append", default=[], metavar="NAME=PATH",
@@ -94,6 +106,17 @@ def _refuse_strangers(out: str, lineup: Lineup) -> None:
                          "a record): the folder must hold exactly the line-up's runs; use another --out")
 
 
+def _record_queries(out: str, queries: str | None, coll) -> None:
+    """Write OUT/queries.json naming the queries file that replaced the collection's (remove it when none did)."""
+    path = Path(out) / QUERIES_RECORD
+    if not queries:
+        path.unlink(missing_ok=True)
+        return
+    record = {"file": str(Path(queries).resolve()), "sha256": sha256(Path(queries)),
+              "collection": coll.meta.get("base_collection"), "queries": len(coll.queries)}
+    path.write_text(json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8")
+
+
 def _print_records(records: list[RunRecord]) -> None:
     """The table of what was computed or found cached."""
     print(f"{'retriever':20s} {'status':9s} {'wall s':>8s} {'CPU s':>8s} {'no result':>9s}  file")
@@ -123,6 +146,8 @@ def _run(args) -> int:
             print(f"note: --device {lineup.device} does not apply to {', '.join(lineup.fixed_device)}: their encoders "
                   "(e5, use, ... of searchgrade.retrieval.dense) have fixed settings and run on the CPU", file=sys.stderr)
         coll = load_collection(_collection_arg(args, lineup), args.split)
+        if args.queries:
+            coll = with_queries(coll, args.queries)
         if args.check:
             print(f"{args.lineup}: {len(lineup.retrievers)} retrievers, all usable here; collection {coll.name!r}: "
                   f"{len(coll.corpus):,} documents, {len(coll.queries):,} queries")
@@ -131,6 +156,7 @@ def _run(args) -> int:
         t0 = time.perf_counter()
         records = make_runs(coll, lineup, args.out, names, args.depth, args.force, progress=not args.quiet)
         removed = remove_others(args.out, list(lineup.retrievers))
+        _record_queries(args.out, args.queries, coll)
         refresh_records(args.out, {n: lineup.retrievers[n] for n in names})
     except (LineupError, FormatError, ValueError, FileNotFoundError, RuntimeError, ImportError) as err:
         print(f"error: {err}", file=sys.stderr)

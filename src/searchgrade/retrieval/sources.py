@@ -47,7 +47,7 @@ from ..collections import Collection, CollectionFormatError, load_beir, trec_saf
 from ..collections.beir import read_jsonl
 from .lineup import did_you_mean
 
-__all__ = ["load_collection", "collection_hash", "HubCollection", "HUB_COLLECTIONS", "load_hub_collection",
+__all__ = ["load_collection", "with_queries", "QUERIES_RECORD", "collection_hash", "HubCollection", "HUB_COLLECTIONS", "load_hub_collection",
            "tsv_qrels_folder", "safe_ids"]
 
 
@@ -83,6 +83,38 @@ def load_collection(name: str | os.PathLike | Collection, split: str | None = No
         return _COLLECTIONS[text]
     raise ValueError(f"unknown collection {text!r} and no folder of that name; known: "
                      f"{', '.join(sorted(_names()))}, or a BEIR folder{did_you_mean(text, _names())}")
+
+
+QUERIES_RECORD = "queries.json"
+"""The record ``searchgrade runs --queries`` leaves in its output folder: which queries file replaced the collection's."""
+
+
+def with_queries(coll: Collection, path: str | os.PathLike) -> Collection:
+    """The collection with its queries replaced by those of a JSON-lines file (``_id``, ``text``), e.g. a variant.
+
+    The corpus and the judgments stay; the file must name queries of the collection (all of them or a
+    subset, each once), so that runs on the two query sets pair query by query. The new collection's
+    name is ``<collection>+<file stem>``; its qrels keep the file's queries only.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no such queries file")
+    queries: dict[str, str] = {}
+    for lineno, obj in read_jsonl(path, ("_id", "text")):
+        qid, text = str(obj["_id"]), obj["text"]
+        if qid not in coll.queries:
+            raise CollectionFormatError(path, lineno, f"query {qid!r} is not a query of {coll.name!r}: a query "
+                                                      "variant keeps the collection's ids (all or a subset)")
+        if qid in queries:
+            raise CollectionFormatError(path, lineno, f"query {qid!r} appears twice")
+        if not isinstance(text, str) or not text.strip():
+            raise CollectionFormatError(path, lineno, f"query {qid!r} has no text")
+        queries[qid] = text
+    if not queries:
+        raise CollectionFormatError(path, None, "no queries")
+    meta = {**coll.meta, "queries_file": str(path.resolve()), "base_collection": coll.name}
+    return Collection(f"{coll.name}+{path.stem}", coll.corpus, queries,
+                      {q: rel for q, rel in coll.qrels.items() if q in queries}, meta)
 
 
 _FOLDER_LOADERS = ("beir",)
