@@ -48,6 +48,7 @@ td.sg-best strong { font-weight: 700; } .sg-flag { color: #B00020; margin-left: 
 .sg-figures { display: flex; flex-wrap: wrap; gap: .75rem; }
 .sg-figures svg { width: 15rem; max-width: 100%; height: auto; border: 1px solid var(--line); border-radius: 4px; }
 details { margin: .5rem 0; } summary { cursor: pointer; color: var(--accent); }
+.sg-licence pre { white-space: pre-wrap; font-size: .8rem; max-height: 20rem; overflow: auto; }
 footer { color: var(--muted); font-size: .85rem; border-top: 1px solid var(--line); margin-top: 3rem; padding-top: .6rem; }
 code { background: var(--soft); padding: 0 .25rem; border-radius: 3px; word-break: break-all; }
 """

