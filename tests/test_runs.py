@@ -480,3 +480,26 @@ def test_searchgrade_help_lists_one_subcommand_per_line(capsys):
     for name in ("trec_eval", "runs", "report"):
         assert any(line.split()[:1] == [name] for line in lines), name
         assert any(line.strip().startswith(f"searchgrade {name} ") for line in lines), name
+
+
+def test_intersect_keeps_the_judgments_of_common_queries_and_says_what_it_dropped(tmp_path, monkeypatch, capsys):
+    from searchgrade.retrieval import command
+
+    monkeypatch.setenv("SEARCHGRADE_CACHE", str(tmp_path / "cache"))
+    folder = tmp_path / "mine"
+    shutil.copytree(FIXTURE, folder)
+    qrels = folder / "qrels" / "test.tsv"
+    qrels.write_text(qrels.read_text(encoding="utf-8") + "q99\td1\t1\nq1\tno-such-doc\t1\n", encoding="utf-8")
+    with pytest.raises(FormatError):
+        engine.load_collection(folder)                                  # refused by default, as before
+    coll = engine.load_collection(folder, intersect=True)
+    assert coll.meta["dropped_judgments"] == {"lines": 2, "queries": ["q99"], "documents": 1}
+    assert coll.qrels == ck.load_beir(FIXTURE).qrels
+    (tmp_path / "l.toml").write_text(BM25_ONLY.format(name="b", description=""), encoding="utf-8")
+    engine._WORKSPACES.clear()
+    assert command.main(["--lineup", str(tmp_path / "l.toml"), "--collection", str(folder), "--out",
+                         str(tmp_path / "out"), "--intersect", "--quiet"]) == 0
+    assert "--intersect dropped 2 qrels lines: 1 queries not in queries.jsonl (q99), 1 lines naming a document" \
+        in capsys.readouterr().err
+    with pytest.raises(ValueError, match="--intersect is for BEIR folders"):
+        engine.load_collection("cranfield", intersect=True)

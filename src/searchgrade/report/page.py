@@ -534,7 +534,7 @@ def _font_css(font: bool, cache) -> str:
 def write_report(collection, runs_dir: str | os.PathLike, out: str | os.PathLike, *,
                  retrievers: Sequence[str] | None = None, split: str | None = None,
                  queries: str | os.PathLike | None = None, baseline: str | os.PathLike | None = None,
-                 **options) -> Path:
+                 intersect: bool = False, **options) -> Path:
     """Read a folder of runs (checked against the collection), build the report and write it to ``out``.
 
     ``queries`` replaces the collection's queries (default: the file ``searchgrade runs --queries``
@@ -544,7 +544,10 @@ def write_report(collection, runs_dir: str | os.PathLike, out: str | os.PathLike
     from ..retrieval.runfolder import read_runs
     from ..retrieval.sources import load_collection
 
-    base = load_collection(collection, split)
+    from ..retrieval.command import say_dropped
+
+    base = load_collection(collection, split, intersect)
+    say_dropped(base)
     coll = _queried(base, runs_dir, queries)
     folder = read_runs(runs_dir, coll, retrievers)
     if baseline is not None:
@@ -590,6 +593,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--out", required=True, help="the HTML file to write")
     parser.add_argument("--split", default=None, help="qrels split of a BEIR folder (default: test)")
     parser.add_argument("--retrievers", default=None, help="comma-separated runs to include (default: all)")
+    parser.add_argument("--intersect", action="store_true",
+                        help="drop (and say) qrels lines naming queries or documents the folder lacks, as "
+                             "`searchgrade runs --intersect` did")
     parser.add_argument("--queries", default=None, metavar="FILE.jsonl",
                         help="the queries the runs were made on (default: the file `searchgrade runs --queries` "
                              "recorded in the folder, else the collection's)")
@@ -619,7 +625,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
         with user_cache():
             out = write_report(args.collection, args.runs, args.out, retrievers=_names(args.retrievers),
-                               split=args.split, queries=args.queries, baseline=args.baseline, measures=_names(args.measures), primary=args.primary,
+                               split=args.split, queries=args.queries, baseline=args.baseline,
+                               intersect=args.intersect, measures=_names(args.measures), primary=args.primary,
                                viewer=_names(args.viewer), title=args.title, n_perm=args.n_perm, seed=args.seed,
                                alpha=args.alpha, progress=not args.quiet, font=not args.no_font)
     except (FormatError, ValueError, FileNotFoundError, RuntimeError, ImportError, KeyError) as err:

@@ -58,6 +58,9 @@ def _parser() -> argparse.ArgumentParser:
     parser.add_argument("--out", required=True, help="the folder for the runs (one .run and one .json per retriever); it holds exactly the "
                              "line-up: runs of retrievers no longer in the file are removed")
     parser.add_argument("--split", default=None, help="qrels split of a BEIR folder (default: test)")
+    parser.add_argument("--intersect", action="store_true",
+                        help="a BEIR folder whose qrels name queries or documents it lacks is refused; with this, "
+                             "those judgments are dropped (and said) and the runs use the common queries")
     parser.add_argument("--queries", default=None, metavar="FILE.jsonl",
                         help="replace the collection's queries by this file's (_id, text; the same ids or a "
                              "subset), e.g. a variant of the questions; recorded in OUT/queries.json, which "
@@ -106,6 +109,16 @@ def _refuse_strangers(out: str, lineup: Lineup) -> None:
                          "a record): the folder must hold exactly the line-up's runs; use another --out")
 
 
+def say_dropped(coll) -> None:
+    """Print what --intersect dropped from the qrels (nothing when nothing was)."""
+    dropped = coll.meta.get("dropped_judgments") or {}
+    if dropped.get("lines"):
+        shown = ", ".join(dropped["queries"][:10]) + (" ..." if len(dropped["queries"]) > 10 else "")
+        print(f"note: --intersect dropped {dropped['lines']:,} qrels lines: {len(dropped['queries']):,} queries not in "
+              f"queries.jsonl ({shown or 'none'}), {dropped['documents']:,} lines naming a document not in "
+              "corpus.jsonl", file=sys.stderr)
+
+
 def _record_queries(out: str, queries: str | None, coll) -> None:
     """Write OUT/queries.json naming the queries file that replaced the collection's (remove it when none did)."""
     path = Path(out) / QUERIES_RECORD
@@ -145,7 +158,8 @@ def _run(args) -> int:
         if lineup.fixed_device:
             print(f"note: --device {lineup.device} does not apply to {', '.join(lineup.fixed_device)}: their encoders "
                   "(e5, use, ... of searchgrade.retrieval.dense) have fixed settings and run on the CPU", file=sys.stderr)
-        coll = load_collection(_collection_arg(args, lineup), args.split)
+        coll = load_collection(_collection_arg(args, lineup), args.split, args.intersect)
+        say_dropped(coll)
         if args.queries:
             coll = with_queries(coll, args.queries)
         if args.check:
