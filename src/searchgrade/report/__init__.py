@@ -3,7 +3,9 @@
 =================  ==========================================================================
 module             what it holds
 =================  ==========================================================================
-:mod:`.page`       the page's sections, :func:`build_report`, :func:`write_report`, the command
+:mod:`.page`       :func:`build_report`, :func:`write_report` and the command ``searchgrade report``
+:mod:`.data`       the options checked and every run scored once: what the sections read
+:mod:`.sections`   the page's sections (collection, line-up, main table, ceiling, flips, ...)
 :mod:`.html`       the HTML building blocks: page shell and CSS, tables, notes, inline SVG bars
 :mod:`.analyses`   the line-up tables it reports (main table, ceilings, flips, paired tests)
 :mod:`.viewer`     the per-query viewer it embeds (chapter 5 shows the same one)
