@@ -5,13 +5,14 @@ Chromium), so both look at the same report.
 """
 from __future__ import annotations
 
+import tempfile
 from pathlib import Path
 
 import numpy as np
 import pytest
 
 from searchgrade import collections as ck
-from searchgrade.book import report
+from searchgrade import report
 from searchgrade.collections import Collection
 from searchgrade.retrieval import dense
 from searchgrade.retrieval import lineup as L
@@ -68,6 +69,10 @@ class ToyEncoder(dense.Encoder):
         return out + 0.01
 
 
+FONT_CACHE = Path(tempfile.gettempdir()) / "searchgrade-test-webfont"
+"""One web-font cache for every test session (content-addressed: a new TTF or fontTools converts anew)."""
+
+
 def korquad_slice(n_docs: int = 60) -> Collection:
     """The first paragraphs of KorQuAD 1.0 dev with every question whose answer paragraph is among them."""
     kq = ck.load("korquad-dev")
@@ -87,6 +92,6 @@ def build(root: Path, n_perm: int = 2000):
         coll = korquad_slice()
         engine.make_runs(coll, L.parse_lineup(LINEUP, "report.toml"), root / "runs", progress=False)
         folder = read_runs(root / "runs", coll)
-        text = report.build_report(coll, folder.runs, folder.infos, n_perm=n_perm)
+        text = report.build_report(coll, folder.runs, folder.infos, n_perm=n_perm, font_cache=FONT_CACHE)
         engine._MODELS.clear()
     return coll, folder, text

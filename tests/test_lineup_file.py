@@ -234,3 +234,42 @@ def test_retriever_from_python_uses_the_same_rules():
     assert spec.params["k1"] == 1.5 and spec.origin == "<python>"
     with pytest.raises(L.LineupError, match="unknown key for kind 'bm25'"):
         L.retriever(name="b", kind="bm25", tokeniser="ko-ws", model="x")
+
+
+def test_did_you_mean(tmp_path, monkeypatch):
+    err = refused(tmp_path, "[[retriever]]\nname = 'k'\nkind = 'bm25'\ntokenizer = 'ko-kiwi'\n")
+    assert err.key == "tokenizer" and "did you mean 'tokeniser'?" in err.problem
+    err = refused(tmp_path, "[[retriever]]\nname = 'k'\nkind = 'BM25'\ntokeniser = 'ko-kiwi'\n")
+    assert "did you mean 'bm25'?" in err.problem
+    err = refused(tmp_path, "[[retriever]]\nname = 'k'\nkind = 'bm25'\ntokeniser = 'ko_kiwi'\n")
+    assert "did you mean 'ko-kiwi'?" in err.problem
+    # `model = "USE"` is looked up on the hub; the message points at the built-in encoder `use`
+    monkeypatch.setenv("HF_HUB_OFFLINE", "1")
+    import huggingface_hub.constants as hc
+
+    monkeypatch.setattr(hc, "HF_HUB_CACHE", str(tmp_path / "hf" / "hub"))
+    path = write(tmp_path, "[[retriever]]\nname = 'u'\nkind = 'dense'\nmodel = 'USE'\n")
+    with pytest.raises(L.LineupError, match="did you mean 'use'.*searchgrade.retrieval.dense"):
+        L.check_available(L.read_lineup(path))
+    assert L.did_you_mean("zzz", ["bm25"]) == ""
+
+
+def test_device_cuda_without_cuda_is_refused_even_for_fixed_encoders(tmp_path, monkeypatch, capsys):
+    path = write(tmp_path, "[[retriever]]\nname = 'e'\nkind = 'dense'\nmodel = 'e5'\n"
+                           "[[retriever]]\nname = 'b'\nkind = 'bm25'\ntokeniser = 'ko-ws'\n")
+    lu = L.read_lineup(path, device="cuda")
+    assert lu.fixed_device == ["e"] and "device" not in lu.retrievers["e"].params   # e5 has fixed settings
+    monkeypatch.setattr(L, "_cuda_available", lambda: False)
+    with pytest.raises(L.LineupError, match=r"--device cuda: no CUDA device here \(torch.cuda.is_available\(\)"):
+        L.check_available(lu)
+    monkeypatch.setattr(L, "_cuda_available", lambda: True)
+    from searchgrade.retrieval import command
+
+    monkeypatch.setattr(L, "check_available", lambda *a, **k: None)
+    monkeypatch.setattr(command, "check_available", lambda *a, **k: None)
+    fixture = ROOT / "tests" / "fixtures" / "beir_small"
+    assert command.main(["--lineup", str(path), "--collection", str(fixture), "--out", str(tmp_path / "o"),
+                         "--device", "cuda", "--check"]) == 0
+    assert "--device cuda does not apply to e" in capsys.readouterr().err
+    with pytest.raises(ValueError, match="--device must be"):
+        L.read_lineup(path, device="gpu")

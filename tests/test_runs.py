@@ -389,3 +389,117 @@ def test_code_fingerprint_ignores_docstrings_and_comments_but_not_code(tmp_path)
     assert engine._code_text(a) == base
     a.write_text('"""Module doc."""\ndef f(x):\n    """Doc."""\n    return x + 2\n')
     assert engine._code_text(a) != base
+
+
+# ---------------------------------------------------------------- the `searchgrade runs` command (issue 24)
+
+BM25_ONLY = """\
+[[retriever]]
+name = "{name}"
+kind = "bm25"
+tokeniser = "ko-bigram"
+description = "{description}"
+"""
+
+
+def test_a_folder_named_like_a_registered_loader_is_a_folder(tmp_path, monkeypatch):
+    # `--collection beir` with a folder ./beir: the folder (beir is a format, not a collection)
+    monkeypatch.setenv("SEARCHGRADE_CACHE", str(tmp_path / "cache"))
+    shutil.copytree(FIXTURE, tmp_path / "beir")
+    monkeypatch.chdir(tmp_path)
+    assert engine.load_collection("beir").queries == ck.load_beir(FIXTURE).queries
+    # a bare name that is both a collection and a folder here is ambiguous: a clear error, no traceback
+    shutil.copytree(FIXTURE, tmp_path / "cranfield")
+    with pytest.raises(ValueError, match=r"'cranfield' is both a collection name and a folder here; write "
+                                         r"beir:cranfield or \./cranfield"):
+        engine.load_collection("cranfield")
+    assert engine.load_collection("./cranfield").queries == ck.load_beir(FIXTURE).queries
+    with pytest.raises(FileNotFoundError, match="no/such: no such folder"):
+        engine.load_collection("no/such")
+    with pytest.raises(ValueError, match="did you mean 'korquad-dev'"):
+        engine.load_collection("KorQuAD-dev2")
+
+
+def _runs_command(tmp_path, name, description=""):
+    from searchgrade.retrieval import command
+
+    (tmp_path / "l.toml").write_text(BM25_ONLY.format(name=name, description=description), encoding="utf-8")
+    engine._WORKSPACES.clear()
+    return command.main(["--lineup", str(tmp_path / "l.toml"), "--collection", str(FIXTURE),
+                         "--out", str(tmp_path / "out"), "--quiet"])
+
+
+def test_a_description_change_updates_the_cached_record(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("SEARCHGRADE_CACHE", str(tmp_path / "cache"))
+    assert _runs_command(tmp_path, "bm25", "old words") == 0
+    assert _runs_command(tmp_path, "bm25", "new words") == 0
+    assert "cached" in capsys.readouterr().out                      # not recomputed ...
+    info = json.loads((tmp_path / "out" / "bm25.json").read_text(encoding="utf-8"))
+    assert info["description"] == "new words"                       # ... but described anew
+    assert read_runs(tmp_path / "out").infos["bm25"]["description"] == "new words"
+
+
+def test_the_output_folder_holds_exactly_the_lineup(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("SEARCHGRADE_CACHE", str(tmp_path / "cache"))
+    assert _runs_command(tmp_path, "old-name") == 0
+    assert _runs_command(tmp_path, "new-name") == 0                 # renamed: the old run is removed, and said
+    assert "removed 1 run(s) of retrievers no longer in" in capsys.readouterr().out
+    assert sorted(p.name for p in (tmp_path / "out").glob("*.run")) == ["new-name.run"]
+    assert not (tmp_path / "out" / "old-name.json").exists()
+    # a .run that `searchgrade runs` did not make is never deleted: the folder is refused
+    (tmp_path / "out" / "mine.run").write_text("q1 Q0 d1 1 1.0 x\n", encoding="utf-8")
+    assert _runs_command(tmp_path, "new-name") == 2
+    assert "holds runs that `searchgrade runs` did not make (mine.run" in capsys.readouterr().err
+    assert (tmp_path / "out" / "mine.run").exists()
+
+
+def test_the_commands_cache_in_the_users_cache_folder(tmp_path, monkeypatch, capsys):
+    from searchgrade.retrieval import command
+
+    monkeypatch.delenv("SEARCHGRADE_CACHE", raising=False)
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
+    seen = []
+    real = command.make_runs
+    monkeypatch.setattr(command, "make_runs", lambda *a, **k: (seen.append(dense.cache_root()), real(*a, **k))[1])
+    assert _runs_command(tmp_path, "bm25") == 0
+    assert seen == [tmp_path / "xdg" / "searchgrade"]
+    assert "SEARCHGRADE_CACHE" not in __import__("os").environ          # restored after the command
+    monkeypatch.setenv("SEARCHGRADE_CACHE", str(tmp_path / "mine"))      # an explicit folder wins
+    assert _runs_command(tmp_path, "bm25") == 0 and seen[-1] == tmp_path / "mine"
+    with pytest.raises(SystemExit):
+        command.main(["--help"])
+    assert "$XDG_CACHE_HOME/searchgrade" in capsys.readouterr().out.replace("\n", " ")
+
+
+def test_searchgrade_help_lists_one_subcommand_per_line(capsys):
+    from searchgrade.__main__ import main
+
+    with pytest.raises(SystemExit):
+        main(["--help"])
+    lines = capsys.readouterr().out.splitlines()
+    for name in ("trec_eval", "runs", "report"):
+        assert any(line.split()[:1] == [name] for line in lines), name
+        assert any(line.strip().startswith(f"searchgrade {name} ") for line in lines), name
+
+
+def test_intersect_keeps_the_judgments_of_common_queries_and_says_what_it_dropped(tmp_path, monkeypatch, capsys):
+    from searchgrade.retrieval import command
+
+    monkeypatch.setenv("SEARCHGRADE_CACHE", str(tmp_path / "cache"))
+    folder = tmp_path / "mine"
+    shutil.copytree(FIXTURE, folder)
+    qrels = folder / "qrels" / "test.tsv"
+    qrels.write_text(qrels.read_text(encoding="utf-8") + "q99\td1\t1\nq1\tno-such-doc\t1\n", encoding="utf-8")
+    with pytest.raises(FormatError):
+        engine.load_collection(folder)                                  # refused by default, as before
+    coll = engine.load_collection(folder, intersect=True)
+    assert coll.meta["dropped_judgments"] == {"lines": 2, "queries": ["q99"], "documents": 1}
+    assert coll.qrels == ck.load_beir(FIXTURE).qrels
+    (tmp_path / "l.toml").write_text(BM25_ONLY.format(name="b", description=""), encoding="utf-8")
+    engine._WORKSPACES.clear()
+    assert command.main(["--lineup", str(tmp_path / "l.toml"), "--collection", str(folder), "--out",
+                         str(tmp_path / "out"), "--intersect", "--quiet"]) == 0
+    assert "--intersect dropped 2 qrels lines: 1 queries not in queries.jsonl (q99), 1 lines naming a document" \
+        in capsys.readouterr().err
+    with pytest.raises(ValueError, match="--intersect is for BEIR folders"):
+        engine.load_collection("cranfield", intersect=True)

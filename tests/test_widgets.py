@@ -412,10 +412,9 @@ def test_query_viewer_escapes_document_text():
 
 def test_query_viewer_refuses_bad_input(cranfield_viewer_inputs):
     cran, runs, scores, filters = cranfield_viewer_inputs
-    two = dict(list(runs.items())[:2])
-    with pytest.raises(ValueError, match="exactly three runs"):
-        widgets.query_viewer(cran.queries, two, cran.qrels, cran.corpus)
-    with pytest.raises(ValueError, match="exactly three runs"):
+    with pytest.raises(ValueError, match="one to three runs"):
+        widgets.query_viewer(cran.queries, {}, cran.qrels, cran.corpus)
+    with pytest.raises(ValueError, match="one to three runs"):
         widgets.query_viewer(cran.queries, {**runs, "extra": runs["BM25"]}, cran.qrels, cran.corpus)
     with pytest.raises(ValueError, match=r"filter 'x': query ids not in `queries`: \['nope'\]"):
         widgets.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, filters={"x": ["1", "nope"]})

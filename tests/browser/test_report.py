@@ -12,7 +12,7 @@ import pytest
 import searchgrade as sg
 from browser_support import DESKTOP, PHONE
 from report_support import build
-from searchgrade.book import report
+from searchgrade import report
 from searchgrade.io import trec_order
 
 VIEWER = '[data-sg-widget="query-viewer"]'
@@ -112,3 +112,38 @@ def test_the_flips_open_and_the_page_fits_a_phone(built, visit):
         assert details.locator("table tbody tr").count() >= 1
     desktop = visit(path, viewport=DESKTOP)
     assert desktop.page.locator("#second-stage table").count() == 1
+
+
+def test_the_report_draws_hangul_with_its_embedded_font(built, visit):
+    """On a machine without Korean system fonts (test_web_font checks that) every Hangul text is drawn by
+    the NanumGothic the page embeds: headings, prose, tables and the viewer."""
+    from test_web_font import check_page
+
+    _, _, path = built
+    kinds = check_page(visit, path)
+    for kind in ("heading", "body", "table", "query viewer"):
+        assert kinds.get(kind, 0) > 0, f"no {kind} with Hangul was checked: {kinds}"
+
+
+def test_the_viewer_holds_every_query_and_finds_one_by_its_words(built, visit):
+    coll, runs, path = built
+    v = visit(path)
+    root = v.page.locator(VIEWER)
+    root.scroll_into_view_if_needed()
+    query, search = root.locator("select.sg-query"), root.locator("input.sg-search")
+    judged = [q for q in coll.queries if q in coll.qrels]
+    assert query.locator("option").count() == len(judged)              # every judged query, not a sample
+    target = judged[-1]
+    words = coll.queries[target].split()[:2]
+    search.fill(" ".join(words))
+    shown = query.locator("option").evaluate_all("os => os.map(o => o.value)")
+    want = [q for q in judged if " ".join(words).lower() in coll.queries[q].lower() or
+            " ".join(words).lower() in q.lower()]
+    assert shown == want and target in shown
+    query.select_option(target)
+    assert root.get_attribute("data-qid") == target
+    assert root.locator(".sg-query-text").inner_text() == coll.queries[target]
+    search.fill("낱말이-없는-질문-zzz")
+    assert query.locator("option").count() == 0
+    assert root.locator(".sg-no-match").count() == 1
+    assert not v.local_errors(), v.local_errors()

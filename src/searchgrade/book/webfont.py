@@ -14,51 +14,37 @@ editor VTT's private sources, which no renderer reads and which make Chromium's 
 the whole font ("TSI3: zero-length table").
 The licence text travels next to the font files (``_static/fonts/NanumGothic-OFL.txt`` in the book).
 Converting both weights takes about a minute, so the woff2 files are cached by a hash of the TTF and
-of the conversion.
+of the conversion. The conversion lives in :mod:`searchgrade.report.webfont` (the report embeds the
+same font); this module writes the book's files.
 """
 from __future__ import annotations
 
-import hashlib
-import os
 import shutil
-import tempfile
-from dataclasses import dataclass
 from pathlib import Path
 
-FAMILY = "NanumGothic Web"
+from ..report import webfont as _shared
+from ..report.webfont import (  # noqa: F401  (re-exported: the font and its conversion)
+    EDITOR_TABLES,
+    FACES,
+    FAMILY,
+    SANS_FALLBACK,
+    UNICODE_RANGE,
+    Face,
+    _digest,
+    convert,
+    source_dir,
+)
+
 CSS_FILE = "searchgrade-fonts.css"
 FONT_DIR = "fonts"
 LICENSE_FILE = "NanumGothic-OFL.txt"
 MONO_FAMILIES = ('ui-monospace, "Cascadia Code", "Source Code Pro", Menlo, Consolas, "DejaVu Sans Mono", '
                  '"Liberation Mono", monospace')
-EDITOR_TABLES = ("TSI0", "TSI1", "TSI2", "TSI3", "TSI5")  # VTT sources: unused by renderers, refused by OTS
-# Every character but the spaces: NanumGothic maps U+0000-U+0020 and U+00A0 to one glyph, which a PDF's
-# text layer then reads back as U+0001; the next font in the stack draws the spaces instead.
-UNICODE_RANGE = "U+21-9F, U+A1-10FFFF"
-SANS_FALLBACK = 'system-ui, -apple-system, "Segoe UI", "Noto Sans", "Liberation Sans", Arial, sans-serif'
 
 
-@dataclass(frozen=True)
-class Face:
-    """One weight of the web font: the TTF koreanize-matplotlib ships and the woff2 written for it."""
-
-    source: str
-    weight: int
-
-    @property
-    def woff2(self) -> str:
-        """File name of the woff2 in the build's _static/fonts."""
-        return Path(self.source).with_suffix(".woff2").name
-
-
-FACES = (Face("NanumGothic.ttf", 400), Face("NanumGothicBold.ttf", 700))
-
-
-def source_dir() -> Path:
-    """Folder of the NanumGothic TTFs (koreanize-matplotlib's fonts, also used by the figures)."""
-    from .plotting import korean_font_path
-
-    return korean_font_path().parent
+def cached_woff2(face: Face, cache: Path) -> Path:
+    """The woff2 of a face from the cache, converted first if the TTF or the conversion (by hash) is new."""
+    return _shared.cached_woff2(face, cache, source_dir(), convert)
 
 
 def font_css() -> str:
@@ -80,54 +66,6 @@ def font_css() -> str:
         f"  --sg-font-family: {sans};\n"
         "}\n"
     )
-
-
-def _digest(path: Path) -> str:
-    """First 16 hex digits of the SHA-256 of a font file and of how it is converted (tables left out, fontTools)."""
-    import fontTools
-
-    h = hashlib.sha256(f"{EDITOR_TABLES} fontTools {fontTools.version}\n".encode())
-    with path.open("rb") as f:
-        for block in iter(lambda: f.read(1 << 20), b""):
-            h.update(block)
-    return h.hexdigest()[:16]
-
-
-def convert(source: Path, target: Path) -> None:
-    """Write the font `source` (TTF) as woff2 to `target`, without the VTT source tables (needs brotli)."""
-    from fontTools.ttLib import TTFont
-
-    try:
-        import brotli  # noqa: F401
-    except ImportError:
-        raise RuntimeError("writing the woff2 web font needs brotli: pip install brotli "
-                           "(it is in searchgrade's `book` extra)") from None
-    font = TTFont(str(source), recalcBBoxes=False, recalcTimestamp=False)
-    for tag in EDITOR_TABLES:
-        if tag in font:
-            del font[tag]
-    font.flavor = "woff2"
-    target.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=target.parent, suffix=".tmp")
-    os.close(fd)
-    try:
-        font.save(tmp)
-        os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
-    finally:
-        if os.path.exists(tmp):
-            os.remove(tmp)
-
-
-def cached_woff2(face: Face, cache: Path) -> Path:
-    """The woff2 of a face from the cache, converted first if the TTF or the conversion (by hash) is new."""
-    source = source_dir() / face.source
-    if not source.is_file():
-        raise RuntimeError(f"the web font's source {source} is missing (koreanize-matplotlib's fonts)")
-    cached = Path(cache) / _digest(source) / face.woff2
-    if not cached.is_file():
-        convert(source, cached)
-    return cached
 
 
 def write_static(static: Path, cache: Path) -> list[Path]:

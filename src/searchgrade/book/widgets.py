@@ -18,26 +18,43 @@ inlined, with element ids unique to each widget instance.
 """
 from __future__ import annotations
 
-import hashlib
-import html
 import itertools
 import json
-import math
-import os
 import re
-import sys
-import unicodedata
 from dataclasses import dataclass
 from functools import lru_cache
 from importlib import resources
 from typing import Mapping, Sequence
 
-import numpy as np
 import pandas as pd
 
-from .. import judges, metrics
+from .. import metrics
+from ..report.viewer import (  # noqa: F401  (the viewer and the plumbing the widgets share, re-exported)
+    MODE_ENV,
+    MODES,
+    PRINT_NOTE,
+    SCALE,
+    VIEWER_TEXT,
+    _check_int,
+    _display_html,
+    _esc,
+    _fmt,
+    _json_for_script,
+    _live_frontend,
+    _new_id,
+    _page,
+    _print_note,
+    _viewer_groups,
+    _viewer_ipywidgets,
+    asset,
+    query_viewer,
+    query_viewer_data,
+    quantise,
+    resolve_mode,
+    viewer_mark,
+    viewer_query_html,
+)
 from . import single_relevant_ranking
-from ..io import trec_order
 from .plotting import PALETTE
 
 __all__ = [
@@ -56,10 +73,6 @@ __all__ = [
     "viewer_mark",
 ]
 
-MODES = ("auto", "html", "ipywidgets")
-SCALE = 10_000  # embedded values are round(value * SCALE): 4 decimals
-MODE_ENV = "SEARCHGRADE_WIDGET_MODE"
-_counter = itertools.count(1)
 
 # Display labels (Korean UI) and the package's measure names, "{k}" filled in with the cut-off.
 LAB_KEYS = ("P", "R", "Hit", "AP", "RR", "nDCG", "RBP")
@@ -77,109 +90,10 @@ DEFAULT_PRESETS = {
 SLIDER_MEASURES = ("RR", "AP", "nDCG@10", "R@10", "RBP(p=0.8)", "ERR@20", "INST(T=1)")
 
 
-def quantise(value: float) -> int:
-    """Embedded form of a measure value: floor(value * 10000 + 0.5), i.e. 4 decimals, halves up."""
-    if value is None or not math.isfinite(float(value)):
-        raise ValueError(f"cannot embed the measure value {value!r}: not a finite number")
-    return int(math.floor(float(value) * SCALE + 0.5))
-
-
-def _fmt(q: int | None) -> str:
-    """Text shown for an embedded value (the JS does the same: (q / 10000).toFixed(4))."""
-    return "\u2014" if q is None else f"{q / SCALE:.4f}"
-
-
-# --------------------------------------------------------------------------- mode and output
-
-
-def _live_frontend() -> bool:
-    """True inside a kernel started by a Jupyter server session (JupyterLab, Notebook 7) or Colab."""
-    return "JPY_SESSION_NAME" in os.environ or "google.colab" in sys.modules
-
-
-def resolve_mode(mode: str = "auto") -> str:
-    """'html' or 'ipywidgets'. auto: $SEARCHGRADE_WIDGET_MODE if set, else ipywidgets in a live Jupyter
-    session (a kernel with JPY_SESSION_NAME, or Colab) when ipywidgets imports, else html (book builds)."""
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
-    if mode != "auto":
-        return mode
-    forced = os.environ.get(MODE_ENV, "").strip()
-    if forced:
-        if forced not in ("html", "ipywidgets"):
-            raise ValueError(f"${MODE_ENV} must be 'html' or 'ipywidgets', not {forced!r}")
-        return forced
-    if _live_frontend():
-        try:
-            import ipywidgets  # noqa: F401
-        except ImportError:
-            return "html"
-        return "ipywidgets"
-    return "html"
-
-
 @lru_cache(maxsize=None)
 def _asset(name: str) -> str:
-    """Text of a file shipped in searchgrade/book/widget_assets."""
+    """Text of a file shipped in searchgrade/book/widget_assets (the lab's and the slider's scripts)."""
     return resources.files("searchgrade.book").joinpath("widget_assets", name).read_text(encoding="utf-8")
-
-
-def _new_id(kind: str, payload: str) -> str:
-    """Element id prefix unique within a page: content hash plus a per-kernel counter (deterministic)."""
-    digest = hashlib.sha1(payload.encode("utf-8")).hexdigest()[:8]
-    return f"sg-{kind}-{digest}-{next(_counter)}"
-
-
-def _json_for_script(data) -> str:
-    """JSON safe inside <script type="application/json">: no '<', '>' or '&' that could end the tag."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
-
-
-def _page(uid: str, body: str, data, js_file: str, js_function: str, kind: str, classes: str = "") -> str:
-    """One widget: scoped CSS, markup, embedded data and a script that wires this instance only."""
-    return (
-        f'<div class="sg-widget {classes} tex2jax_ignore mathjax_ignore" id="{uid}" data-sg-widget="{kind}">'
-        f"<style>{_asset('widgets.css')}</style>"
-        f"{body}"
-        f'<script type="application/json" id="{uid}-data">{_json_for_script(data)}</script>'
-        f"<script>(function () {{\n{_asset(js_file)}\n"
-        f'var root = document.getElementById("{uid}");\n'
-        f'{js_function}(root, JSON.parse(document.getElementById("{uid}-data").textContent));\n'
-        f"}})();</script>"
-        "</div>"
-    )
-
-
-def _display_html(text: str):
-    """IPython HTML object (myst-nb renders its text/html output into the page)."""
-    from IPython.display import HTML
-
-    return HTML(text)
-
-
-def _esc(text) -> str:
-    """HTML-escaped text (quotes too)."""
-    return html.escape(str(text), quote=True)
-
-
-def _check_int(name: str, value, low: int, high: int) -> int:
-    """An int in [low, high], or a ValueError naming the argument."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{name} must be an integer in {low}..{high}, not {value!r}")
-    if not low <= int(value) <= high:
-        raise ValueError(f"{name} must be in {low}..{high}, got {value}")
-    return int(value)
-
-
-PRINT_NOTE = "인쇄판에는 이 보기의 처음 상태만 실린다. 직접 조작해 보려면 HTML판의 같은 곳을 연다."
-
-
-def _print_note() -> str:
-    """A line shown only in print (the PDF edition): the widget is static there; the HTML edition is live.
-
-    The PDF build writes the page of the HTML edition into its ``.sg-edition`` span."""
-    return (f'<p class="sg-print-note">{_esc(PRINT_NOTE)}<span class="sg-edition"></span></p>')
 
 
 # --------------------------------------------------------------------------- scoring lab (chapter 2)
@@ -402,7 +316,7 @@ def _lab_html(table: LabTable, bits: int, k: int, missing: int, presets: Mapping
         f"</div>{_print_note()}"
         f'<p class="sg-live sg-sr-only" role="status" aria-live="polite" aria-atomic="true"></p>'
     )
-    return _page(uid, body, data, "lab.js", "searchgradeScoringLab", "scoring-lab", "sg-lab")
+    return _page(uid, body, data, _asset("lab.js"), "searchgradeScoringLab", "scoring-lab", "sg-lab")
 
 
 def _lab_ipywidgets(table: LabTable, bits: int, k: int, missing: int):
@@ -422,7 +336,7 @@ def _lab_ipywidgets(table: LabTable, bits: int, k: int, missing: int):
 
     def refresh(_=None):
         b, kk, m = state()
-        out.value = (f"<style>{_asset('widgets.css')}</style><div class=\"sg-widget sg-lab\"><table class=\"sg-scores\">"
+        out.value = (f"<style>{asset('widgets.css')}</style><div class=\"sg-widget sg-lab\"><table class=\"sg-scores\">"
                      f"<tbody>{_lab_rows_html(table, b, kk, m)}</tbody></table>"
                      f"<p class=\"sg-note\">{_esc(_lab_total_text(b, m))}</p></div>")
         for t in toggles:
@@ -538,7 +452,7 @@ def rank_slider(measures: Sequence[str] = SLIDER_MEASURES, n: int = 20, start: i
     )
     data = {"scale": SCALE, "measures": list(table.columns), "values": values,
             "xy": [g[0] for g in geometry], "rankText": SLIDER_RANK_TEXT}
-    return _display_html(_page(uid, body, data, "slider.js", "searchgradeRankSlider", "rank-slider", "sg-slider"))
+    return _display_html(_page(uid, body, data, _asset("slider.js"), "searchgradeRankSlider", "rank-slider", "sg-slider"))
 
 
 def _slider_ipywidgets(measures, values, geometry, colours, n: int, start: int):
@@ -555,330 +469,11 @@ def _slider_ipywidgets(measures, values, geometry, colours, n: int, start: int):
             f'<span class="sg-value" data-measure="{_esc(m)}">{_fmt(values[j][r - 1])}</span></figcaption>'
             f"{_chart_svg(m, values[j], geometry[j][0], geometry[j][1], n, r, colours[j])}</figure>"
             for j, m in enumerate(measures))
-        out.value = (f"<style>{_asset('widgets.css')}</style>"
+        out.value = (f"<style>{asset('widgets.css')}</style>"
                      f'<div class="sg-widget sg-slider"><div class="sg-charts">{figures}</div></div>')
 
     slider.observe(refresh, names="value")
     refresh()
     box = w.VBox([slider, out])
     box.sg = {"slider": slider, "output": out}
-    return box
-
-
-# --------------------------------------------------------------------------- per-query viewer (chapter 5)
-
-VIEWER_TEXT = {
-    "relevant": "정답", "graded": "정답(등급 {g})", "nonrelevant": "오답", "unjudged": "판정되지 않음",
-    "answer": "답 포함", "gold": "정답표의 정답 문서 {n}개", "more": "그 밖에 정답 문서가 {n}개 더 있다.",
-    "answers": "답 문자열:", "empty": "이 질문에는 결과가 없다.", "ranks": "검색기가 매긴 순위:",
-    "rank": "{r}위", "absent": "목록에 없음", "scores": "{name} 질문별 점수", "noQuery": "이 묶음에는 질문이 없다.",
-}
-
-
-def _viewer_qids(queries, qrels, filters: dict, qids) -> list[str]:
-    """The queries the viewer embeds: `qids` (or every query) plus every filter's members, judged ones only."""
-    for label, members in filters.items():
-        if isinstance(members, str):
-            raise ValueError(f"filter {label!r}: give a list of query ids, not the string {members!r}")
-        unknown = [q for q in members if q not in queries]
-        if unknown:
-            raise ValueError(f"filter {label!r}: query ids not in `queries`: {unknown[:10]}")
-    in_filters = [q for m in filters.values() for q in m]
-    if qids is None:
-        qids = list(queries) if not filters else list(dict.fromkeys(in_filters))
-    else:
-        unknown = [q for q in qids if q not in queries]
-        if unknown:
-            raise ValueError(f"qids not in `queries`: {unknown[:10]}")
-        qids = list(dict.fromkeys(list(qids) + in_filters))
-    if not qids:
-        raise ValueError("query_viewer: no query to show (the filters are empty and no qids were given)")
-    unjudged = [q for q in qids if q not in qrels]
-    if unjudged:
-        raise ValueError(f"queries without judgments in `qrels`: {unjudged[:10]}")
-    return qids
-
-
-def _viewer_scores(runs, qrels, qids, scores, measures) -> tuple[list[str], dict]:
-    """(measure names, {run: DataFrame}): the given per-query scores, checked, or computed with `evaluate`."""
-    names = [str(name) for name in runs]
-    if scores is None:
-        measures = [metrics.parse_measure(m).name for m in measures]
-        sub = {q: qrels[q] for q in qids}
-        return measures, {str(name): metrics.evaluate(sub, {q: run[q] for q in qids if run.get(q)}, measures,
-                                                      missing="zero") for name, run in runs.items()}
-    if set(map(str, scores)) != set(names):
-        raise ValueError(f"scores must have one DataFrame per run {names}, got {list(scores)}")
-    scores = {str(k): v for k, v in scores.items()}
-    measures = list(next(iter(scores.values())).columns)
-    for name, df in scores.items():
-        if list(df.columns) != measures:
-            raise ValueError(f"scores[{name!r}] has columns {list(df.columns)}, expected {measures}")
-        absent = [q for q in qids if q not in df.index]
-        if absent:
-            raise ValueError(f"scores[{name!r}] has no row for queries {absent[:10]}")
-    return measures, scores
-
-
-def _viewer_answers(answers, qids) -> dict[str, list[str]]:
-    """{qid: answer texts} for the shown queries that have answers (the collection's `meta["answers"]`)."""
-    if answers is None:
-        return {}
-    if not isinstance(answers, Mapping):
-        raise ValueError(f"answers must be a dict {{qid: [answer texts]}}, not {type(answers).__name__}")
-    picked = {}
-    for q in qids:
-        texts = answers.get(q)
-        if texts is None:
-            continue
-        if isinstance(texts, str) or not all(isinstance(t, str) for t in texts):
-            raise ValueError(f"answers[{q!r}] must be a list of strings, got {texts!r}")
-        texts = [t for t in texts if t.split()]
-        if texts:
-            picked[q] = list(dict.fromkeys(texts))
-    return picked
-
-
-def _answer_pattern(texts: Sequence[str]):
-    """A regex finding any of the answer texts (case-insensitive, any whitespace run for a space), or None."""
-    parts = sorted({r"\s+".join(map(re.escape, t.split())) for t in texts}, key=len, reverse=True)
-    return re.compile("|".join(parts), re.IGNORECASE) if parts else None
-
-
-def _passage(entry: Mapping, pattern, chars: int) -> tuple[str, list[list[int]]]:
-    """(snippet, answer spans in it) of a document: its first `chars` characters, or a window on the answer."""
-    text = " ".join(unicodedata.normalize("NFC", str(entry.get("text") or "")).split())
-    found = pattern.search(text) if pattern is not None else None
-    begin = 0
-    if found is not None and found.end() > chars:
-        begin = max(0, min(found.start() - chars // 3, len(text) - chars))
-    end = min(len(text), begin + chars)
-    lead = "\u2026" if begin > 0 else ""
-    snippet = lead + text[begin:end] + ("\u2026" if end < len(text) else "")
-    spans = [] if pattern is None else [
-        [m.start() - begin + len(lead), m.end() - begin + len(lead)]
-        for m in pattern.finditer(text) if m.start() >= begin and m.end() <= end]
-    return snippet, spans
-
-
-def _viewer_query(q: str, runs, qrels, corpus, answers, judge, opts: dict, titles: dict) -> dict:
-    """What the viewer shows for one query: each run's top documents, the judged relevant ones, passages."""
-    pattern = _answer_pattern(answers.get(q, ()))
-
-    def passage(d: str, where: str, chars: int) -> list:
-        if d not in corpus:
-            raise ValueError(f"{where}: document {d!r} is not in the corpus")
-        titles.setdefault(d, str(corpus[d].get("title") or "").strip() or d)
-        snippet, spans = _passage(corpus[d], pattern, chars)
-        return [snippet, spans, None if q not in answers else judge.judge(q, d) > 0]
-
-    orders = {name: trec_order(run.get(q, {})) for name, run in runs.items()}
-    top, passages = [], {}
-    for name, order in orders.items():
-        ranked = order[:opts["depth"]]
-        for d in ranked:
-            if d not in passages:
-                passages[d] = passage(d, f"run {name!r}, query {q!r}", opts["snippet_chars"])
-        top.append([[d, (int(qrels[q][d]) if d in qrels[q] else None)] for d in ranked])
-    relevant = sorted(((d, int(g)) for d, g in qrels[q].items() if g >= opts["rel_level"]),
-                      key=lambda p: (-p[1], p[0]))
-    gold = []
-    for d, g in relevant[:opts["max_relevant_shown"]]:
-        ranks = [order.index(d) + 1 if d in order else None for order in orders.values()]
-        gold.append([d, g, *passage(d, f"qrels, query {q!r}", opts["gold_chars"]), ranks])
-    return {"top": top, "passages": passages, "relevant": [list(p) for p in relevant], "gold": gold}
-
-
-def query_viewer_data(queries: Mapping[str, str], runs: Mapping[str, Mapping], qrels: Mapping,
-                      corpus: Mapping[str, Mapping[str, str]], scores: Mapping[str, pd.DataFrame] | None = None,
-                      filters: Mapping[str, Sequence[str]] | None = None, *, qids: Sequence[str] | None = None,
-                      measures: Sequence[str] = ("nDCG@10", "RR", "R@10"), depth: int = 5,
-                      snippet_chars: int = 120, gold_chars: int = 360, rel_level: int = 1,
-                      max_relevant_shown: int = 5, answers: Mapping[str, Sequence[str]] | None = None,
-                      start: str | None = None, max_bytes: int = 300_000) -> dict:
-    """Validated, size-checked data of the per-query viewer (top `depth` of exactly three runs per query).
-
-    `answers` ({qid: [answer texts]}, e.g. KorQuAD's ``meta["answers"]``) highlights the answers and marks
-    the documents that hold one; `start` is the query shown first (default: the first one), and when it
-    is given the filter menu opens on the first group holding it."""
-    if not isinstance(runs, Mapping) or len(runs) != 3:
-        got = list(runs) if isinstance(runs, Mapping) else type(runs).__name__
-        raise ValueError(f"query_viewer needs exactly three runs {{name: run}}, got {len(got) if isinstance(runs, Mapping) else 0}: {got}")
-    if not queries:
-        raise ValueError("query_viewer needs at least one query in `queries`")
-    opts = {"depth": _check_int("depth", depth, 1, 20), "rel_level": rel_level,
-            "snippet_chars": _check_int("snippet_chars", snippet_chars, 0, 2000),
-            "gold_chars": _check_int("gold_chars", gold_chars, 0, 4000),
-            "max_relevant_shown": _check_int("max_relevant_shown", max_relevant_shown, 0, 50)}
-    filters = {} if filters is None else dict(filters)
-    qids = _viewer_qids(queries, qrels, filters, qids)
-    filters = {str(label): list(members) for label, members in filters.items()}
-    chosen, start = start is not None, qids[0] if start is None else start
-    if start not in qids:
-        raise ValueError(f"start query {start!r} is not among the viewer's queries (give it in `qids` or a filter)")
-    answers = _viewer_answers(answers, qids)
-    judge = judges.AnswerJudge(answers, corpus) if answers else None
-    measures, scores = _viewer_scores(runs, qrels, qids, scores, measures)
-    titles, per_query = {}, {q: None for q in qids}
-    for q in qids:
-        per_query[q] = _viewer_query(q, runs, qrels, corpus, answers, judge, opts, titles)
-    graded = any(g > 1 for q in qids for g in qrels[q].values())
-    data = {"scale": SCALE, "runs": [str(name) for name in runs], "measures": list(measures), "order": qids,
-            "queries": {q: str(queries[q]) for q in qids}, "filters": [[label, m] for label, m in filters.items()],
-            "scores": {q: [[None if pd.isna(v) else quantise(v) for v in scores[name].loc[q, measures]]
-                           for name in map(str, runs)] for q in qids},
-            **{key: {q: per_query[q][key] for q in qids} for key in ("top", "passages", "relevant", "gold")},
-            "titles": titles, "answers": answers, "relLevel": rel_level, "graded": graded,
-            "text": VIEWER_TEXT, "start": start,
-            "startFilter": next((i for i, (_, m) in enumerate(filters.items()) if chosen and start in m), -1)}
-    size = len(_json_for_script(data).encode("utf-8"))
-    if size > max_bytes:
-        raise ValueError(f"query_viewer data is {size:,} bytes (limit {max_bytes:,}): pass fewer `qids`, "
-                         "narrower filters or a smaller snippet_chars / gold_chars")
-    return data
-
-
-def viewer_mark(data: dict, grade: int | None) -> str:
-    """The judgment label of a document: 정답 (with its grade on a graded scale), 오답 or 판정되지 않음."""
-    t = data["text"]
-    if grade is None:
-        return t["unjudged"]
-    if grade >= data["relLevel"]:
-        return t["graded"].replace("{g}", str(grade)) if data["graded"] else t["relevant"]
-    return t["nonrelevant"]
-
-
-def _mark_html(data: dict, grade: int | None) -> str:
-    """The judgment badge of a document."""
-    kind = "unj" if grade is None else "rel" if grade >= data["relLevel"] else "non"
-    return f'<span class="sg-mark sg-mark-{kind}">{_esc(viewer_mark(data, grade))}</span>'
-
-
-def _highlight_html(text: str, spans) -> str:
-    """Escaped text with the answer spans wrapped in <mark class="sg-hl">."""
-    out, at = [], 0
-    for a, b in spans:
-        out.append(f'{_esc(text[at:a])}<mark class="sg-hl">{_esc(text[a:b])}</mark>')
-        at = b
-    return "".join(out) + _esc(text[at:])
-
-
-def _doc_html(data: dict, d: str, grade, snippet: str, spans, has_answer) -> str:
-    """One document of a list: judgment, title, id, answer badge and snippet."""
-    badge = f'<span class="sg-mark sg-mark-ans">{_esc(data["text"]["answer"])}</span>' if has_answer else ""
-    return (f'{_mark_html(data, grade)}<span class="sg-doc-title">{_esc(data["titles"][d])}</span> '
-            f'<span class="sg-docid">({_esc(d)})</span>{badge}'
-            f'<span class="sg-snippet">{_highlight_html(snippet, spans)}</span>')
-
-
-def _gold_html(data: dict, qid: str) -> str:
-    """The section with the query's judged relevant documents and where each run ranked them."""
-    t, rel, gold = data["text"], data["relevant"][qid], data["gold"][qid]
-    items = []
-    for d, g, snippet, spans, has_answer, ranks in gold:
-        where = ", ".join(f"{_esc(name)} {t['rank'].replace('{r}', str(r)) if r else t['absent']}"
-                          for name, r in zip(data["runs"], ranks))
-        items.append(f'<li data-docid="{_esc(d)}" data-grade="{g}">{_doc_html(data, d, g, snippet, spans, has_answer)}'
-                     f'<span class="sg-ranks">{_esc(t["ranks"])} {where}</span></li>')
-    more = len(rel) - len(gold)
-    return (f'<section class="sg-gold" aria-label="{_esc(t["gold"].replace("{n}", str(len(rel))))}">'
-            f'<p class="sg-relevant">{_esc(t["gold"].replace("{n}", str(len(rel))))}</p>'
-            f'<ol class="sg-gold-docs">{"".join(items)}</ol>'
-            f'<p class="sg-note sg-more"{"" if more > 0 else " hidden"}>{_esc(t["more"].replace("{n}", str(max(more, 0))))}</p>'
-            "</section>")
-
-
-def _column_html(data: dict, qid: str, j: int) -> str:
-    """One run's column: per-query scores and its top documents."""
-    name = data["runs"][j]
-    rows = "".join(f'<tr><th scope="row">{_esc(m)}</th><td class="sg-value" data-measure="{_esc(m)}">'
-                   f"{_fmt(data['scores'][qid][j][mi])}</td></tr>" for mi, m in enumerate(data["measures"]))
-    items = "".join(f'<li data-docid="{_esc(d)}" data-grade="{"" if g is None else g}">'
-                    f'{_doc_html(data, d, g, *data["passages"][qid][d])}</li>' for d, g in data["top"][qid][j])
-    caption = data["text"]["scores"].replace("{name}", name)
-    return (f'<section class="sg-col" aria-label="{_esc(name)}" data-run="{_esc(name)}">'
-            f'<p class="sg-col-title">{_esc(name)}</p>'
-            f'<table class="sg-scores"><caption class="sg-sr-only">{_esc(caption)}</caption><tbody>{rows}</tbody></table>'
-            f'<p class="sg-note sg-empty"{" hidden" if items else ""}>{_esc(data["text"]["empty"])}</p>'
-            f'<ol class="sg-top">{items}</ol></section>')
-
-
-def viewer_query_html(data: dict, qid: str) -> str:
-    """Everything the viewer shows for one query (the HTML page's script builds the same markup)."""
-    answers = data["answers"].get(qid, [])
-    shown = ", ".join(f'<mark class="sg-hl">{_esc(a)}</mark>' for a in answers)
-    return (f'<p class="sg-query-text">{_esc(data["queries"][qid])}</p>'
-            f'<p class="sg-answers"{"" if answers else " hidden"}>{_esc(data["text"]["answers"])} {shown}</p>'
-            f"{_gold_html(data, qid)}"
-            f'<div class="sg-columns">{"".join(_column_html(data, qid, j) for j in range(len(data["runs"])))}</div>')
-
-
-def _viewer_groups(data: dict) -> list[tuple[str, list[str]]]:
-    """(label, qids) of the filter menu: every query first, then the named groups."""
-    return [(f"모든 질문 ({len(data['order'])}개)", data["order"])] + [
-        (f"{label} ({len(members)}개)", members) for label, members in data["filters"]]
-
-
-def query_viewer(queries: Mapping[str, str], runs: Mapping[str, Mapping], qrels: Mapping,
-                 corpus: Mapping[str, Mapping[str, str]], scores: Mapping[str, pd.DataFrame] | None = None,
-                 filters: Mapping[str, Sequence[str]] | None = None, *, mode: str = "auto", **options):
-    """Chapter 5's per-query viewer: pick a query (through named filters), see the judged relevant
-    documents beside three runs' top documents, answer strings highlighted where `answers` gives them."""
-    data = query_viewer_data(queries, runs, qrels, corpus, scores, filters, **options)
-    if resolve_mode(mode) == "ipywidgets":
-        return _viewer_ipywidgets(data)
-    uid = _new_id("viewer", json.dumps([data["runs"], data["order"][:50], data["measures"]], ensure_ascii=False))
-    groups, start, group = _viewer_groups(data), data["start"], data["startFilter"]
-    filter_options = "".join(
-        f'<option value="{i - 1}"{" disabled" if not members else ""}{" selected" if i - 1 == group else ""}>'
-        f"{_esc(label)}</option>" for i, (label, members) in enumerate(groups))
-    query_options = "".join(f'<option value="{_esc(q)}"{" selected" if q == start else ""}>{_esc(q)}. {_esc(data["queries"][q])}</option>'
-                            for q in groups[group + 1][1])
-    depth = max((len(t) for ts in data["top"].values() for t in ts), default=0)
-    marked = "답 문자열은 노란 바탕으로 표시했다. " if data["answers"] else ""
-    body = (
-        f'<p class="sg-title">질문 하나씩 들여다보기</p>'
-        f'<p class="sg-help">질문 묶음과 질문을 고르면 정답표의 정답 문서와 세 검색기의 상위 {depth}개 문서가 '
-        f"판정, 질문별 점수와 함께 나란히 나온다. {marked}</p>"
-        f'<div class="sg-controls">'
-        f'<div class="sg-control"><label for="{uid}-filter">질문 묶음</label>'
-        f'<select class="sg-filter" id="{uid}-filter">{filter_options}</select></div>'
-        f'<div class="sg-control"><label for="{uid}-query">질문</label>'
-        f'<select class="sg-query" id="{uid}-query">{query_options}</select></div></div>'
-        f'<div class="sg-view">{viewer_query_html(data, start)}</div>'
-        f"{_print_note()}"
-        f'<p class="sg-live sg-sr-only" role="status" aria-live="polite" aria-atomic="true"></p>'
-    )
-    return _display_html(_page(uid, body, data, "viewer.js", "searchgradeQueryViewer", "query-viewer", "sg-viewer"))
-
-
-def _viewer_ipywidgets(data: dict):
-    """The per-query viewer as ipywidgets: two dropdowns and the same markup rendered in Python."""
-    import ipywidgets as w
-
-    groups = dict(_viewer_groups(data))
-    labels = list(groups)
-    filter_box = w.Dropdown(options=labels, value=labels[data["startFilter"] + 1], description="질문 묶음")
-    query_box = w.Dropdown(description="질문")
-    out = w.HTML()
-
-    def fill(_=None):
-        members = groups[filter_box.value]
-        query_box.options = [(f"{q}. {data['queries'][q]}", q) for q in members]
-        # a Dropdown whose options change selects nothing: show the group's first query (the start at first)
-        query_box.value = data["start"] if query_box.value is None and data["start"] in members else \
-            (members[0] if members else None)
-
-    def refresh(_=None):
-        q = query_box.value
-        view = f"<p>{_esc(data['text']['noQuery'])}</p>" if q is None else viewer_query_html(data, q)
-        out.value = (f"<style>{_asset('widgets.css')}</style><div class=\"sg-widget sg-viewer\" data-qid=\"{_esc(q or '')}\">"
-                     f"<div class=\"sg-view\">{view}</div></div>")
-
-    query_box.observe(refresh, names="value")
-    filter_box.observe(fill, names="value")
-    fill()
-    refresh()
-    box = w.VBox([w.HBox([filter_box, query_box]), out])
-    box.sg = {"filter": filter_box, "query": query_box, "output": out, "data": data}
     return box

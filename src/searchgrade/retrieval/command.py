@@ -11,32 +11,60 @@ The line-up is read and checked first (:func:`.lineup.read_lineup`, then
 :func:`.lineup.check_available` for the retrievers asked for and their inputs), so a bad file or a
 model that is not on this machine stops the command before anything is computed; ``--check`` stops
 there. Exit status 2 and one ``error:`` line on bad input. The runs are made by :mod:`.runs`.
+
+The output folder holds exactly the line-up, so that ``searchgrade report`` never shows a run that
+is not in the file: the runs that ``searchgrade runs`` made for retrievers no longer in the line-up
+(renamed or deleted) are removed and listed; a ``.run`` file without a record (not made by this
+command) is never deleted, and a folder holding one is refused before anything is computed.
+
+``--queries FILE.jsonl`` runs the line-up on another set of questions over the same corpus and
+judgments (:func:`.sources.with_queries`: the collection's ids, all or a subset), for instance the
+questions without spaces; ``OUT/queries.json`` records the file and its checksum, so that
+``searchgrade report`` uses the same questions, and ``searchgrade report --baseline`` pairs two such
+folders query by query.
 """
 from __future__ import annotations
 
 import argparse
+import json
 import sys
 import time
 from collections.abc import Sequence
 from pathlib import Path
 
+from ..checksums import sha256
 from ..io import FormatError
 from .lineup import Lineup, LineupError, check_available, parse_model_map, read_lineup
+from .cache import user_cache
+from .runfolder import others, refresh_records, remove_others
 from .runs import RunRecord, make_runs
-from .sources import load_collection
+from .sources import QUERIES_RECORD, load_collection, with_queries
 
-__all__ = ["main"]
+__all__ = ["main", "CACHE_HELP"]
+
+CACHE_HELP = ("Embeddings, token lists and converted collections are cached in $SEARCHGRADE_CACHE if set, else in "
+              "$XDG_CACHE_HOME/searchgrade (default ~/.cache/searchgrade); delete the folder to free the space. "
+              "Runs whose settings and collection match are read back from --out instead of recomputed.")
 
 
 def _parser() -> argparse.ArgumentParser:
     """The options of ``searchgrade runs``."""
     parser = argparse.ArgumentParser(prog="searchgrade runs",
-                                     description="Compute (or find cached) one TREC run per retriever of a line-up file.")
+                                     description="Compute (or find cached) one TREC run per retriever of a line-up file.",
+                                     epilog=CACHE_HELP)
     parser.add_argument("--lineup", required=True, help="the line-up file (TOML)")
     parser.add_argument("--collection", help="a collection name, beir:<folder> or a BEIR folder "
                                              "(default: the line-up's [lineup] collection)")
-    parser.add_argument("--out", required=True, help="the folder for the runs (one .run and one .json per retriever)")
+    parser.add_argument("--out", required=True, help="the folder for the runs (one .run and one .json per retriever); it holds exactly the "
+                             "line-up: runs of retrievers no longer in the file are removed")
     parser.add_argument("--split", default=None, help="qrels split of a BEIR folder (default: test)")
+    parser.add_argument("--intersect", action="store_true",
+                        help="a BEIR folder whose qrels name queries or documents it lacks is refused; with this, "
+                             "those judgments are dropped (and said) and the runs use the common queries")
+    parser.add_argument("--queries", default=None, metavar="FILE.jsonl",
+                        help="replace the collection's queries by this file's (_id, text; the same ids or a "
+                             "subset), e.g. a variant of the questions; recorded in OUT/queries.json, which "
+                             "`searchgrade report` reads")
     parser.add_argument("--retrievers", default=None, help="comma-separated subset (default: all)")
     parser.add_argument("--depth", type=int, default=None, help="documents per query (default: the line-up's, else 100)")
     parser.add_argument("--model-map", action="append", default=[], metavar="NAME=PATH",
@@ -73,6 +101,35 @@ def _collection_arg(args, lineup: Lineup) -> str:
     return str(beside) if beside.exists() else lineup.collection
 
 
+def _refuse_strangers(out: str, lineup: Lineup) -> None:
+    """Refuse an output folder holding .run files that ``searchgrade runs`` did not make (no record)."""
+    _, foreign = others(out, list(lineup.retrievers))
+    if foreign:
+        raise ValueError(f"{out} holds runs that `searchgrade runs` did not make ({', '.join(foreign)}.run, without "
+                         "a record): the folder must hold exactly the line-up's runs; use another --out")
+
+
+def say_dropped(coll) -> None:
+    """Print what --intersect dropped from the qrels (nothing when nothing was)."""
+    dropped = coll.meta.get("dropped_judgments") or {}
+    if dropped.get("lines"):
+        shown = ", ".join(dropped["queries"][:10]) + (" ..." if len(dropped["queries"]) > 10 else "")
+        print(f"note: --intersect dropped {dropped['lines']:,} qrels lines: {len(dropped['queries']):,} queries not in "
+              f"queries.jsonl ({shown or 'none'}), {dropped['documents']:,} lines naming a document not in "
+              "corpus.jsonl", file=sys.stderr)
+
+
+def _record_queries(out: str, queries: str | None, coll) -> None:
+    """Write OUT/queries.json naming the queries file that replaced the collection's (remove it when none did)."""
+    path = Path(out) / QUERIES_RECORD
+    if not queries:
+        path.unlink(missing_ok=True)
+        return
+    record = {"file": str(Path(queries).resolve()), "sha256": sha256(Path(queries)),
+              "collection": coll.meta.get("base_collection"), "queries": len(coll.queries)}
+    path.write_text(json.dumps(record, ensure_ascii=False, indent=1), encoding="utf-8")
+
+
 def _print_records(records: list[RunRecord]) -> None:
     """The table of what was computed or found cached."""
     print(f"{'retriever':20s} {'status':9s} {'wall s':>8s} {'CPU s':>8s} {'no result':>9s}  file")
@@ -84,6 +141,12 @@ def _print_records(records: list[RunRecord]) -> None:
 def main(argv: Sequence[str] | None = None) -> int:
     """``searchgrade runs``: check a line-up file, then compute or find its runs; 2 on a bad file or collection."""
     args = _parser().parse_args(argv)
+    with user_cache():
+        return _run(args)
+
+
+def _run(args) -> int:
+    """The command with its options parsed (inside the user's cache folder)."""
     try:
         lineup = read_lineup(args.lineup, parse_model_map(args.model_map), args.device)
         names = [n for n in args.retrievers.split(",") if n] if args.retrievers else list(lineup.retrievers)
@@ -92,17 +155,29 @@ def main(argv: Sequence[str] | None = None) -> int:
             raise ValueError(f"--retrievers: {', '.join(unknown)} not in {args.lineup} "
                              f"(it has {', '.join(lineup.retrievers)})")
         check_available(lineup, _needed(lineup, names))
-        coll = load_collection(_collection_arg(args, lineup), args.split)
+        if lineup.fixed_device:
+            print(f"note: --device {lineup.device} does not apply to {', '.join(lineup.fixed_device)}: their encoders "
+                  "(e5, use, ... of searchgrade.retrieval.dense) have fixed settings and run on the CPU", file=sys.stderr)
+        coll = load_collection(_collection_arg(args, lineup), args.split, args.intersect)
+        say_dropped(coll)
+        if args.queries:
+            coll = with_queries(coll, args.queries)
         if args.check:
             print(f"{args.lineup}: {len(lineup.retrievers)} retrievers, all usable here; collection {coll.name!r}: "
                   f"{len(coll.corpus):,} documents, {len(coll.queries):,} queries")
             return 0
+        _refuse_strangers(args.out, lineup)
         t0 = time.perf_counter()
         records = make_runs(coll, lineup, args.out, names, args.depth, args.force, progress=not args.quiet)
+        removed = remove_others(args.out, list(lineup.retrievers))
+        _record_queries(args.out, args.queries, coll)
+        refresh_records(args.out, {n: lineup.retrievers[n] for n in names})
     except (LineupError, FormatError, ValueError, FileNotFoundError, RuntimeError, ImportError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
     _print_records(records)
+    if removed:
+        print(f"removed {len(removed)} run(s) of retrievers no longer in {args.lineup}: {', '.join(removed)}")
     print(f"{len(records)} runs in {args.out} ({time.perf_counter() - t0:.1f} s)")
     return 0
 

@@ -90,6 +90,7 @@ __all__ = [
     "retriever",
     "check_available",
     "parse_model_map",
+    "did_you_mean",
 ]
 
 KINDS = ("bm25", "dense", "rrf", "convex", "combsum", "combmnz", "combmax", "rerank")
@@ -162,6 +163,9 @@ class Lineup:
     path: str = "<string>"
     model_map: dict[str, str] = field(default_factory=dict)
     lines: dict[tuple[str, str], int] = field(default_factory=dict)
+    device: str | None = None
+    """The ``--device`` override, if any; ``fixed_device`` names the retrievers it could not set."""
+    fixed_device: list[str] = field(default_factory=list)
 
     def line(self, retriever: str, key: str = "") -> int | None:
         """The file line of a retriever's key (of its [[retriever]] header for key ""), if known."""
@@ -199,6 +203,15 @@ _BI_ONLY = ("query_prefix", "document_prefix", "max_seq_length", "trust_remote_c
 _CROSS_ONLY = ("max_length",)
 _LINEUP_KEYS = {"name": (_STR, ""), "description": (_STR, ""), "depth": (_INT, DEFAULT_DEPTH),
                 "collection": (_STR, None), "fields": (_STRS, None)}
+
+
+def did_you_mean(text: str, known) -> str:
+    """'; did you mean X?' for the known name closest to ``text`` (ignoring case), else ''."""
+    import difflib
+
+    lowered = {str(k).lower(): str(k) for k in known}
+    close = difflib.get_close_matches(str(text).lower(), list(lowered), n=1, cutoff=0.6)
+    return f"; did you mean {lowered[close[0]]!r}?" if close else ""
 
 
 def _type_ok(value, kind: str) -> bool:
@@ -289,7 +302,9 @@ def parse_lineup(text: str, path: str | os.PathLike = "<string>", model_map: Map
     if model_map:
         _check_model_map(tables, model_map, path)
     fields = settings.pop("fields") or list(DEFAULT_FIELDS)
-    lineup = Lineup({}, path=str(path), model_map=dict(model_map or {}), **settings)
+    if device is not None and not _DEVICE.fullmatch(device):
+        raise ValueError(f"--device must be cpu, cuda, cuda:N or mps, not {device!r}")
+    lineup = Lineup({}, path=str(path), model_map=dict(model_map or {}), device=device, **settings)
     for index, table in enumerate(tables):
         spec = _retriever(table, index, lineup, lines, fields, model_map or {}, device)
         where = _table_lines(lines, index)
@@ -297,6 +312,8 @@ def parse_lineup(text: str, path: str | os.PathLike = "<string>", model_map: Map
             raise LineupError(path, where.get("name", where.get("")), f"the name is used twice (first at line "
                               f"{lineup.line(spec.name)}); every retriever needs its own", spec.name, "name")
         lineup.retrievers[spec.name] = spec
+        if device is not None and spec.kind in ("dense", "rerank") and "device" not in spec.params:
+            lineup.fixed_device.append(spec.name)
         lineup.lines.update({(spec.name, k): v for k, v in where.items()})
     _check_inputs(lineup)
     return lineup
@@ -385,11 +402,12 @@ def _checked_keys(table: dict, fail) -> dict:
             raise fail(key, f"{key} must be a non-empty string, not {table[key]!r}")
     kind = table["kind"]
     if kind not in KINDS:
-        raise fail("kind", f"unknown kind {kind!r}; known: {', '.join(KINDS)}")
+        raise fail("kind", f"unknown kind {kind!r}; known: {', '.join(KINDS)}{did_you_mean(kind, KINDS)}")
     schema = {**_COMMON, **_KIND_KEYS[kind]}
     unknown = [k for k in table if k not in schema]
     if unknown:
-        raise fail(unknown[0], f"unknown key for kind {kind!r}; its keys: {', '.join(schema)}")
+        raise fail(unknown[0], f"unknown key for kind {kind!r}; its keys: {', '.join(schema)}"
+                               f"{did_you_mean(unknown[0], schema)}")
     out = {}
     for key, (kind_of_value, default) in schema.items():
         if key not in table:
@@ -433,8 +451,8 @@ def _check_tokeniser(name: str, fail) -> None:
     from . import korean, sparse
 
     if name not in korean.TOKENISERS and name not in sparse.ANALYSERS:
-        raise fail("tokeniser", f"unknown tokeniser {name!r}; known: "
-                                f"{', '.join(list(korean.TOKENISERS) + sorted(sparse.ANALYSERS))}")
+        known = list(korean.TOKENISERS) + sorted(sparse.ANALYSERS)
+        raise fail("tokeniser", f"unknown tokeniser {name!r}; known: {', '.join(known)}{did_you_mean(name, known)}")
 
 
 def _model_params(kind: str, values: dict, table: dict, inputs: tuple, lineup: Lineup, fail) -> dict:
@@ -560,9 +578,10 @@ def _model_problem(model: str, cross: bool) -> str | None:
     from huggingface_hub import try_to_load_from_cache
 
     if not isinstance(try_to_load_from_cache(model, "config.json"), str):
+        hint = "" if cross else did_you_mean(model, dense.ENCODERS)
         return (f"{model!r} is not in the local Hugging Face cache and no model hub is reachable (HF_HUB_OFFLINE=1): "
                 "give the folder that holds it (--model-map NAME=PATH), or set HF_HUB_OFFLINE=0 on a machine with "
-                "access to download it")
+                "access to download it" + (f"{hint} (an encoder of searchgrade.retrieval.dense)" if hint else ""))
     return None
 
 
@@ -604,6 +623,9 @@ def check_available(lineup: Lineup, names: Sequence[str] | None = None) -> None:
             if p.get("device", "cpu").startswith("cuda") and not _cuda_available():
                 raise lineup.error(spec.name, "device", "no CUDA device here: set device = \"cpu\" "
                                                         "(or pass --device cpu)")
+    if (lineup.device or "").startswith("cuda") and not _cuda_available():
+        raise LineupError(lineup.path, None, f"--device {lineup.device}: no CUDA device here "
+                                             "(torch.cuda.is_available() is False); use --device cpu")
 
 
 def _cuda_available() -> bool:

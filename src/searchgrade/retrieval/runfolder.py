@@ -20,7 +20,7 @@ from ..io import FormatError, read_run
 from .runs import MANIFEST, Run
 from .sources import collection_hash
 
-__all__ = ["RunFolder", "read_runs"]
+__all__ = ["RunFolder", "read_runs", "others", "remove_others", "refresh_records"]
 
 
 @dataclass
@@ -76,3 +76,63 @@ def _checked_info(folder: Path, name: str, collection: Collection | None, expect
                          f"(hash {str(info.get('collection_hash'))[:12]}), not on {collection.name!r} "
                          f"(hash {expected[:12]}): its documents or queries differ")
     return info
+
+
+def others(folder: str | os.PathLike, keep: Sequence[str]) -> tuple[list[str], list[str]]:
+    """The runs of a folder not named in ``keep``: (made by ``searchgrade runs``, i.e. with a record; without one)."""
+    folder = Path(folder)
+    if not folder.is_dir():
+        return [], []
+    extra = sorted(p.stem for p in folder.glob("*.run") if p.stem not in set(keep))
+    made = [n for n in extra if _is_record(folder / f"{n}.json")]
+    return made, [n for n in extra if n not in made]
+
+
+def _is_record(path: Path) -> bool:
+    """Is this a record that ``searchgrade runs`` wrote (a JSON object with a cache key)?"""
+    try:
+        info = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, json.JSONDecodeError, UnicodeDecodeError):
+        return False
+    return isinstance(info, dict) and "key" in info and "sha256" in info
+
+
+def remove_others(folder: str | os.PathLike, keep: Sequence[str]) -> list[str]:
+    """Delete the runs (``.run`` and record) that ``searchgrade runs`` made for retrievers not in ``keep``; their names.
+
+    A ``.run`` without a record was not made by ``searchgrade runs`` and is never deleted here: the
+    command refuses such a folder instead (:func:`others` finds them).
+    """
+    made, _ = others(folder, keep)
+    for name in made:
+        for suffix in (".run", ".json"):
+            (Path(folder) / f"{name}{suffix}").unlink(missing_ok=True)
+    return made
+
+
+_DESCRIBING = ("description", "family", "origin", "overrides")
+"""What a record says about a run without being part of its cache key."""
+
+
+def refresh_records(folder: str | os.PathLike, retrievers) -> list[str]:
+    """Rewrite the records whose describing fields (description, family, origin, overrides) changed; their names.
+
+    A cached run is found by its key, which leaves these out (a new description computes nothing), so
+    ``searchgrade runs`` brings them up to date here: the report then shows the line-up's words. This
+    lives outside the engine (:mod:`.runs`), whose code is part of every run's key.
+    """
+    changed = []
+    for spec in retrievers.values():
+        path = Path(folder) / f"{spec.name}.json"
+        if not _is_record(path):
+            continue
+        info = json.loads(path.read_text(encoding="utf-8"))
+        fresh = {k: getattr(spec, k) for k in _DESCRIBING}
+        if all(info.get(k) == v for k, v in fresh.items()):
+            continue
+        info.update(fresh)
+        tmp = path.with_suffix(".json.tmp")
+        tmp.write_text(json.dumps(info, ensure_ascii=False, indent=1), encoding="utf-8")
+        os.replace(tmp, path)
+        changed.append(spec.name)
+    return changed

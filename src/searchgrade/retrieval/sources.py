@@ -45,39 +45,147 @@ from pathlib import Path
 from .. import collections
 from ..collections import Collection, CollectionFormatError, load_beir, trec_safe_ids
 from ..collections.beir import read_jsonl
+from .lineup import did_you_mean
 
-__all__ = ["load_collection", "collection_hash", "HubCollection", "HUB_COLLECTIONS", "load_hub_collection",
+__all__ = ["load_collection", "with_queries", "QUERIES_RECORD", "collection_hash", "HubCollection", "HUB_COLLECTIONS", "load_hub_collection",
            "tsv_qrels_folder", "safe_ids"]
 
 
 _COLLECTIONS: dict[str, Collection] = {}
 
 
-def load_collection(name: str | os.PathLike | Collection, split: str | None = None) -> Collection:
-    """A collection: a Collection, a built-in or hub name, ``beir:<folder>`` or a BEIR folder (``split``, default test)."""
+def load_collection(name: str | os.PathLike | Collection, split: str | None = None,
+                    intersect: bool = False) -> Collection:
+    """A collection: a Collection, a built-in or hub name, ``beir:<folder>`` or a BEIR folder (``split``, default test).
+
+    An existing folder is read as a BEIR folder, also when its name is ``beir`` (a format, not a
+    collection); a bare name that is both a collection name and a folder here is refused as ambiguous
+    (``beir:NAME`` or ``./NAME`` says the folder), so a folder never silently shadows a collection.
+    ``intersect`` (folders only) keeps the judgments whose query and document the folder has, instead of
+    refusing the folder (:func:`common_qrels`).
+    """
     if isinstance(name, Collection):
         return name
     text = os.fspath(name)
     if text.startswith("beir:"):
-        return _beir(text[len("beir:"):], split)
-    if text in HUB_COLLECTIONS or text in collections.LOADERS:
+        return _beir(text[len("beir:"):], split, intersect)
+    named = text in HUB_COLLECTIONS or (text in collections.LOADERS and text not in _FOLDER_LOADERS)
+    if named and Path(text).is_dir():
+        raise ValueError(f"{text!r} is both a collection name and a folder here; write beir:{text} or ./{text} for "
+                         f"the folder, or run from another folder for the named collection")
+    if Path(text).is_dir():
+        return _beir(text, split, intersect)
+    if intersect:
+        raise ValueError(f"--intersect is for BEIR folders; {text!r} is a named collection, checked as it is")
+    if _looks_like_path(text):
+        raise FileNotFoundError(f"{text}: no such folder (a BEIR folder holds corpus.jsonl, queries.jsonl, qrels/)")
+    if named:
         if split is not None:
             raise ValueError(f"the collection {text!r} has its own split; --split is for BEIR folders")
         if text not in _COLLECTIONS:  # named collections are fixed (checksummed or pinned): loaded once per process
             _COLLECTIONS[text] = (load_hub_collection(text) if text in HUB_COLLECTIONS
                                   else collections.load(text))
         return _COLLECTIONS[text]
-    if Path(text).is_dir():
-        return _beir(text, split)
     raise ValueError(f"unknown collection {text!r} and no folder of that name; known: "
-                     f"{', '.join(sorted([*collections.LOADERS, *HUB_COLLECTIONS]))}, or a BEIR folder")
+                     f"{', '.join(sorted(_names()))}, or a BEIR folder{did_you_mean(text, _names())}")
 
 
-def _beir(folder: str, split: str | None) -> Collection:
+QUERIES_RECORD = "queries.json"
+"""The record ``searchgrade runs --queries`` leaves in its output folder: which queries file replaced the collection's."""
+
+
+def with_queries(coll: Collection, path: str | os.PathLike) -> Collection:
+    """The collection with its queries replaced by those of a JSON-lines file (``_id``, ``text``), e.g. a variant.
+
+    The corpus and the judgments stay; the file must name queries of the collection (all of them or a
+    subset, each once), so that runs on the two query sets pair query by query. The new collection's
+    name is ``<collection>+<file stem>``; its qrels keep the file's queries only.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise FileNotFoundError(f"{path}: no such queries file")
+    queries: dict[str, str] = {}
+    for lineno, obj in read_jsonl(path, ("_id", "text")):
+        qid, text = str(obj["_id"]), obj["text"]
+        if qid not in coll.queries:
+            raise CollectionFormatError(path, lineno, f"query {qid!r} is not a query of {coll.name!r}: a query "
+                                                      "variant keeps the collection's ids (all or a subset)")
+        if qid in queries:
+            raise CollectionFormatError(path, lineno, f"query {qid!r} appears twice")
+        if not isinstance(text, str) or not text.strip():
+            raise CollectionFormatError(path, lineno, f"query {qid!r} has no text")
+        queries[qid] = text
+    if not queries:
+        raise CollectionFormatError(path, None, "no queries")
+    meta = {**coll.meta, "queries_file": str(path.resolve()), "base_collection": coll.name}
+    return Collection(f"{coll.name}+{path.stem}", coll.corpus, queries,
+                      {q: rel for q, rel in coll.qrels.items() if q in queries}, meta)
+
+
+_FOLDER_LOADERS = ("beir",)
+"""Registered loaders that need a folder: ``beir`` names a format, not a collection."""
+
+
+def _names() -> list[str]:
+    """The collection names :func:`load_collection` knows (built-in and hub)."""
+    return [n for n in [*collections.LOADERS, *HUB_COLLECTIONS] if n not in _FOLDER_LOADERS]
+
+
+def _looks_like_path(text: str) -> bool:
+    """A string that can only mean a folder: it has a path separator or starts with '.' or '~'."""
+    return "/" in text or os.sep in text or text.startswith((".", "~"))
+
+
+def _beir(folder: str, split: str | None, intersect: bool = False) -> Collection:
     """A BEIR folder (qrels as TSV or JSON lines), with whitespace in ids renamed."""
     split = split or "test"
-    coll = collections.load_beir(tsv_qrels_folder(folder, split), split=split, name=Path(folder).resolve().name)
+    source, dropped = tsv_qrels_folder(folder, split), None
+    if intersect:
+        source, dropped = common_qrels(source, split)
+    coll = collections.load_beir(source, split=split, name=Path(folder).resolve().name)
+    if dropped is not None:
+        coll.meta["dropped_judgments"] = dropped
     return safe_ids(coll)
+
+
+def common_qrels(folder: str | os.PathLike, split: str) -> tuple[Path, dict]:
+    """A BEIR folder whose qrels keep only lines naming a query and a document it has; (folder, what was dropped).
+
+    ``folder`` itself when nothing is dropped, else a cached copy (content-addressed). What was dropped:
+    ``{"lines": n, "queries": [ids not in queries.jsonl], "documents": n lines naming a missing document}``.
+    """
+    folder = Path(folder)
+    qrels = folder / "qrels" / f"{split}.tsv"
+    sources = [folder / "corpus.jsonl", folder / "queries.jsonl", qrels]
+    missing = [str(p) for p in sources if not p.is_file()]
+    if missing:
+        raise FileNotFoundError(f"{', '.join(missing)}: no such file")
+    queries = {str(o["_id"]) for _, o in read_jsonl(sources[1])}
+    docs = {str(o["_id"]) for _, o in read_jsonl(sources[0])}
+    lines = qrels.read_text(encoding="utf-8").splitlines()
+    kept, lost_queries, lost_docs = lines[:1], set(), 0
+    for line in lines[1:]:
+        parts = line.split("\t")
+        if len(parts) >= 2 and parts[0] not in queries:
+            lost_queries.add(parts[0])
+        elif len(parts) >= 2 and parts[1] not in docs:
+            lost_docs += 1
+        else:
+            kept.append(line)
+    dropped = {"lines": len(lines) - len(kept), "queries": sorted(lost_queries), "documents": lost_docs}
+    if not dropped["lines"]:
+        return folder, dropped
+    target = _cache_root() / f"{folder.name}-common-{_digest(sources)[:16]}"
+    if not (target / "qrels" / f"{split}.tsv").is_file():
+        tmp = target.with_name(target.name + f".tmp{os.getpid()}")
+        (tmp / "qrels").mkdir(parents=True, exist_ok=True)
+        for p in sources[:2]:
+            shutil.copyfile(p, tmp / p.name)
+        (tmp / "qrels" / f"{split}.tsv").write_text("\n".join(kept) + "\n", encoding="utf-8")
+        if target.exists():
+            shutil.rmtree(target)
+        os.replace(tmp, target)
+    return target, dropped
 
 
 def collection_hash(collection: Collection) -> str:

@@ -1,6 +1,6 @@
 /* searchgrade per-query viewer: shows, for the chosen query, the judged relevant documents and the top
-   documents of three runs with their judgments and per-query scores, all embedded by
-   searchgrade.book.widgets. The markup built here is the markup viewer_query_html builds in Python. */
+   documents of one to three runs with their judgments and per-query scores, all embedded by
+   searchgrade.report.viewer. The markup built here is the markup viewer_query_html builds in Python. */
 function searchgradeQueryViewer(root, data) {
   "use strict";
   var S = data.scale, T = data.text;
@@ -8,6 +8,7 @@ function searchgradeQueryViewer(root, data) {
   var query = root.querySelector("select.sg-query");
   var view = root.querySelector(".sg-view");
   var live = root.querySelector(".sg-live");
+  var search = root.querySelector("input.sg-search");   /* optional: narrows the query menu */
 
   function esc(text) {
     return String(text).replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;")
@@ -83,6 +84,12 @@ function searchgradeQueryViewer(root, data) {
   function fillQueries(keep) {
     var f = parseInt(filter.value, 10);
     var qids = f < 0 ? data.order : data.filters[f][1];
+    var term = search ? search.value.trim().toLowerCase() : "";
+    if (term) {
+      qids = qids.filter(function (qid) {
+        return qid.toLowerCase().indexOf(term) >= 0 || String(data.queries[qid]).toLowerCase().indexOf(term) >= 0;
+      });
+    }
     while (query.firstChild) { query.removeChild(query.firstChild); }
     qids.forEach(function (qid) {
       var o = document.createElement("option");
@@ -95,7 +102,10 @@ function searchgradeQueryViewer(root, data) {
 
   function render(announce) {
     var qid = query.value;
-    if (!qid) { return; }
+    if (!qid) {
+      if (search && search.value.trim()) { view.innerHTML = '<p class="sg-note sg-no-match">' + esc(T.noMatch) + "</p>"; }
+      return;
+    }
     view.innerHTML = queryHtml(qid);
     root.setAttribute("data-qid", qid);
     if (announce) {
@@ -109,6 +119,7 @@ function searchgradeQueryViewer(root, data) {
 
   filter.addEventListener("change", function () { fillQueries(query.value); render(true); });
   query.addEventListener("change", function () { render(true); });
+  if (search) { search.addEventListener("input", function () { fillQueries(query.value); render(true); }); }
   filter.value = String(data.startFilter);
   fillQueries(data.start);
   root.setAttribute("data-ready", "true");

@@ -1,0 +1,84 @@
+"""The report package's import rules (issue 21): `searchgrade.report` imports neither `searchgrade.book` nor matplotlib.
+
+Checked twice: on the syntax trees of every module of src/searchgrade/report (imports inside functions
+too, relative ones resolved), and by importing the command in a fresh interpreter and looking at what
+it loaded. The book may import the report; its old import paths keep working.
+"""
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1] / "src" / "searchgrade"
+FORBIDDEN = ("searchgrade.book", "matplotlib", "koreanize_matplotlib")
+
+
+def imported_modules(path: Path) -> list[tuple[int, str]]:
+    """(line, absolute module name) of every import in a module, at any depth, relative ones resolved."""
+    package = ".".join(path.relative_to(ROOT.parent).with_suffix("").parts[:-1])
+    out = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            out += [(node.lineno, a.name) for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = package.split(".")[:len(package.split(".")) - node.level + 1] if node.level else []
+            module = ".".join([*base, *([node.module] if node.module else [])])
+            out += [(node.lineno, f"{module}.{a.name}" if not node.module or node.level and a.name != "*" else module)
+                    for a in node.names]
+            out.append((node.lineno, module))
+    return out
+
+
+def forbidden(path: Path) -> list[str]:
+    return [f"{path.name}:{line}: {name}" for line, name in imported_modules(path)
+            if any(name == f or name.startswith(f + ".") for f in FORBIDDEN)]
+
+
+def test_report_modules_import_neither_book_nor_matplotlib():
+    modules = sorted((ROOT / "report").glob("*.py"))
+    assert {p.name for p in modules} >= {"__init__.py", "page.py", "html.py", "analyses.py", "viewer.py"}
+    assert [bad for p in modules for bad in forbidden(p)] == []
+
+
+def test_the_checker_sees_imports_inside_functions(tmp_path):
+    fake = ROOT / "report" / "_probe_for_test.py"      # resolved as a module of searchgrade.report
+    text = "def f():\n    from ..book import plotting\n    import matplotlib.pyplot as plt\n"
+    try:
+        fake.write_text(text, encoding="utf-8")
+        assert forbidden(fake) == ["_probe_for_test.py:2: searchgrade.book.plotting",
+                                   "_probe_for_test.py:2: searchgrade.book",
+                                   "_probe_for_test.py:3: matplotlib.pyplot"]
+    finally:
+        fake.unlink()
+
+
+def test_importing_the_report_loads_no_book_and_no_matplotlib():
+    code = ("import sys, searchgrade.report, searchgrade.report.page, searchgrade.report.webfont; "
+            "print(sorted(m for m in sys.modules if m.startswith(('searchgrade.book', 'matplotlib'))))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True,
+                         env={"PYTHONPATH": str(ROOT.parent), "PATH": ""})
+    assert out.stdout.strip() == "[]"
+
+
+def test_the_old_import_paths_still_work():
+    from searchgrade import report
+    from searchgrade.book import lineup, paired, widgets
+    from searchgrade.book import report as book_report
+    from searchgrade.report import analyses, viewer
+
+    assert book_report.build_report is report.build_report
+    assert lineup.main_table is analyses.main_table and lineup.rank_flips is analyses.rank_flips
+    assert paired.check_flips is analyses.check_flips and paired.compare_pairs is analyses.compare_pairs
+    assert widgets.query_viewer is viewer.query_viewer and widgets.quantise is viewer.quantise
+
+
+def test_the_report_palette_is_the_books():
+    pytest.importorskip("matplotlib")
+    from searchgrade.book.plotting import PALETTE
+    from searchgrade.report.html import PALETTE as REPORT
+
+    assert REPORT == PALETTE
