@@ -16,7 +16,7 @@ CORE_PACKAGES = ["judges", "rag", "stats"]
 # the core's private helper modules (a leading underscore) are core too; a package's files are named pkg/module
 CORE = (PUBLIC_CORE + sorted(p.stem for p in PKG.glob("_*.py") if p.stem not in ("__init__", "__main__"))
         + sorted(f"{pkg}/{p.stem}" for pkg in CORE_PACKAGES for p in (PKG / pkg).glob("*.py")))
-SUBPACKAGES = {"collections", "retrieval", "book"}
+SUBPACKAGES = {"collections", "retrieval", "report", "book"}
 THIRD_PARTY_CORE = {"numpy", "pandas", "scipy"}
 
 
@@ -58,7 +58,7 @@ def test_core_never_imports_the_book(name):
         assert not module.startswith("searchgrade.book"), f"{name}.py imports searchgrade.book"
 
 
-@pytest.mark.parametrize("sub", ["collections", "retrieval"])
+@pytest.mark.parametrize("sub", ["collections", "retrieval", "report"])
 def test_collections_and_retrieval_do_not_import_the_book(sub):
     for path in (PKG / sub).glob("*.py"):
         for module, level in _imports(path, top_level_only=False):
