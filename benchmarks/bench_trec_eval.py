@@ -1,8 +1,7 @@
 """Benchmark ``python -m searchgrade.trec_eval`` against the real trec_eval 10.0, side by side.
 
-trec_eval is built from its official source exactly as the differential tests build it
-(``tests/trec_eval_oracle.py``: a copy of ``../shared/tools/trec_eval`` made in a
-temporary folder).  For each shape (queries x documents per query) the script writes a
+This project never builds trec_eval: the C program is timed only when the user gives a binary
+(``--trec-eval PATH`` or ``SEARCHGRADE_TREC_EVAL``); without one the script says so.  For each shape (queries x documents per query) the script writes a
 seeded qrels file and run file, then:
 
 * **command line**: ``-q -m all_trec QRELS RUN`` with the output written to a file, for
