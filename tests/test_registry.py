@@ -1,5 +1,9 @@
 """The measure registry: one entry per family, and everything derived from it (names, trec_eval, pytrec_eval)."""
+import json
 import math
+import os
+import warnings
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -11,6 +15,7 @@ from searchgrade._registry import COMMON, FAMILIES, TREC_ORDER, TREC_SETS, famil
 from searchgrade.book import lineup
 
 QRELS = {"q1": {"a": 2, "b": 0, "c": 1, "d": 1, "x": -1}}
+ROOT = Path(__file__).resolve().parents[1]
 RUN = {"q1": {"a": 5.0, "b": 4.0, "c": 3.0, "e": 2.0, "x": 1.0}}  # a b c e x; d not retrieved
 
 
@@ -115,53 +120,69 @@ def test_trec_roots_cover_trec_eval_print_order():
     assert set(TREC_SETS["official"]) <= set(TREC_SETS["all_trec"]) and set(TREC_SETS["set"]) <= set(TREC_SETS["all_trec"])
 
 
-# --------------------------------------------------------------- real trec_eval
-@pytest.fixture(scope="module")
-def trec_eval_binary(tmp_path_factory):
-    oracle = pytest.importorskip("trec_eval_oracle")
-    reason = oracle.missing_reason()
-    if reason:
-        pytest.skip(reason)
-    return oracle, oracle.built_once(tmp_path_factory.mktemp("trec_eval"))
+# --------------------------------------------------- trec_eval 10.0's golden outputs
+GOLDEN = Path(os.environ.get("SEARCHGRADE_TREC_EVAL_GOLDEN") or ROOT.parent / "shared" / "trec_eval_golden")
 
 
-def _trec_eval_summary(oracle, binary, trec_dir, qrels_file, args):
-    out = oracle.run_c(binary, [*args, trec_dir / qrels_file, trec_dir / "results.test"])
-    assert out.rc == 0, out.err
-    return {line.split()[0]: line.split()[2] for line in out.lines() if line.split()[1] == "all"}
+def _golden_cases() -> list[dict]:
+    """trec_eval 10.0's recorded cases (tests/test_trec_eval_golden.py); a missing folder fails, naming it."""
+    path = GOLDEN / "cases.jsonl"
+    assert path.is_file(), f"trec_eval's golden files are missing: no {path} (../shared/trec_eval_golden)"
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
 
 
-@pytest.mark.parametrize("qrels_file", ["qrels.test", "qrels.rel_level"])
-def test_real_trec_eval_prints_the_registry_names_and_values(trec_eval_binary, trec_dir, qrels_file):
-    """Every trec_eval root with a family: trec_eval prints exactly trec_expand's names, with our means."""
-    oracle, binary = trec_eval_binary
-    qrels, run = sg.read_qrels(trec_dir / qrels_file), sg.read_run(trec_dir / "results.test")
-    roots = [r for r in TREC_ORDER if trec_root(r) and not (qrels_file != "qrels.test" and r.startswith("rbp"))]
-    extra = [("rbp", "p=0.5"), ("set_F", "0.5"), ("utility", "2,-3,1,0"), ("ndcg", "1=4,2=8"),
-             ("Rprec_mult", "0.5"), ("iprec_at_recall", "0.25"), ("success", "2"), ("unj", "3"),
-             ("11pt_avg", "0.2,0.5,0.8"), ("G", "1=3,2=0.5"), ("ndcg_rel", "2=4.5"), ("Rndcg", "1=2,3=9")]
-    if oracle.zero_initialised(binary):  # rbp's gains are rescaled with m_rbp.c's min and max: defined then
-        extra = [("rbp", "p=0.5,1=2,2=5") if r == "rbp" else (r, p) for r, p in extra]
-    if qrels_file != "qrels.test":  # trec_eval's graded rbp is undefined behaviour (m_rbp.c)
-        extra = [e for e in extra if e[0] != "rbp"]
-    printed = _trec_eval_summary(oracle, binary, trec_dir, qrels_file,
-                                 [a for r in roots for a in ("-m", r)])
-    printed.update(_trec_eval_summary(oracle, binary, trec_dir, qrels_file,
-                                      [a for r, p in extra for a in ("-m", f"{r}.{p}")]))
-    expected = [pair for r in roots for pair in trec_expand(r)] + [pair for r, p in extra for pair in trec_expand(r, p)]
-    assert {name for name, _ in expected} <= set(printed)
-    means = sg.mean(qrels, run, [m for _, m in expected])
-    for (name, m), ours in zip(expected, means):
-        assert abs(float(ours) - float(printed[name])) <= 5e-5 + 1e-12, (name, ours, printed[name])
+def _expected_names(measures: list[str], rel: int, query: bool, summary: bool) -> set[str]:
+    """The names trec_expand gives for trec_eval's -m arguments (sets expanded) that print per query (-q)
+    or in the summary (not -n); runid and relstring aside."""
+    names = set()
+    for arg in measures or ["official"]:
+        for root in TREC_SETS.get(arg, [arg.partition(".")[0]]):
+            text = arg.partition(".")[2] if arg not in TREC_SETS else ""
+            spec = trec_root(root) and trec_root(root)[1]
+            if spec and ((query and spec.per_query) or (summary and spec.summary)):
+                names.update(printed for printed, _ in trec_expand(root, text or None, rel))
+    return names
 
 
-def test_utility_with_d_against_real_trec_eval(trec_eval_binary, trec_dir):
-    oracle, binary = trec_eval_binary
-    printed = _trec_eval_summary(oracle, binary, trec_dir, "qrels.test",
-                                 ["-m", "utility.1,-1,0,0.5", "-N", "100000"])
-    ours = sg.mean(sg.read_qrels(trec_dir / "qrels.test"), sg.read_run(trec_dir / "results.test"),
-                   ["Utility(d=0.5,n_docs=100000)"])
-    assert float(ours.iloc[0]) == pytest.approx(float(printed["utility_1,-1,0,0.5"]), abs=5e-5)
+def test_golden_trec_eval_prints_the_registry_names_and_values():
+    """On every recorded case trec_eval 10.0 printed exactly trec_expand's names; where it printed a summary
+    of queries with results (no -c), sg.mean of the same measures gives its values to the printed digits."""
+    from searchgrade.trec_eval import _parse_args
+
+    covered, compared = set(), 0
+    for case in _golden_cases():
+        o = _parse_args(case["args"])
+        printed = {}
+        for line in case["stdout"].splitlines():
+            name, qid, value = line.split("\t")
+            if name.rstrip() not in ("runid",) and not name.startswith("relstring"):
+                printed.setdefault(name.rstrip(), {})[qid] = value
+        assert set(printed) == _expected_names(o["measures"], o["rel_level"], o["query"], o["summary"]), case["name"]
+        covered.update(trec_root_of(name) for name in printed)
+        if o["complete"] or not o["summary"] or o["n_docs"]:
+            continue
+        with warnings.catch_warnings():  # several run ids, '#' lines: reported by the readers
+            warnings.simplefilter("ignore")
+            qrels = sg.read_qrels(GOLDEN / o["qrels_path"])
+            run = sg.read_run(GOLDEN / (case["stdin"] or o["run_path"]))
+        pairs = [(n, m) for arg in o["measures"] for root in TREC_SETS.get(arg, [arg.partition(".")[0]])
+                 if trec_root(root) and trec_root(root)[1].summary
+                 for n, m in trec_expand(root, None if arg in TREC_SETS else (arg.partition(".")[2] or None),
+                                         o["rel_level"])]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            means = sg.mean(qrels, run, [m for _, m in pairs], rel_level=o["rel_level"],
+                            judged_only=o["judged_only"], max_docs=o["max_docs"])
+        for (name, _), ours in zip(pairs, means):
+            assert abs(float(ours) - float(printed[name]["all"])) <= 5e-5 + 1e-12, (case["name"], name, ours)
+            compared += 1
+    assert compared > 500
+    assert {r for r in TREC_ORDER if trec_root(r)} <= covered  # every root with a family was recorded
+
+
+def trec_root_of(printed: str) -> str:
+    """The trec_eval root of a printed name (``P_5`` -> ``P``, ``set_F_0.5`` -> ``set_F``)."""
+    return max((r for r in TREC_ORDER if printed == r or printed.startswith(r + "_")), key=len)
 
 
 # -------------------------------------------------------------------- Utility

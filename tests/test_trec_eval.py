@@ -277,3 +277,75 @@ def test_reader_reports_go_to_stderr(trec_dir, tmp_path, capsys):
     captured = capsys.readouterr()
     assert captured.out == "map                   \tall\t0.1785\n"
     assert f"{run}: skipped 1 line (1) starting with '#'" in captured.err
+
+
+# ------------------------------------------------------------- issue 20's CLI defects
+def test_complete_num_rel_summary_is_trec_eval_count(tmp_path, capsys):
+    """B1: with -c and -l 2 trec_eval 10.0's num_rel 'all' line counts every judgment with a grade above 0
+    (m_num_rel.c's average for -c reads the qrels); the CLI prints that, the API keeps the sum of queries."""
+    import searchgrade as sg
+
+    (tmp_path / "qrels").write_text("q 0 a 1\nq 0 b 2\n")
+    (tmp_path / "run").write_text("q Q0 a 1 1 r\n")
+    files = [str(tmp_path / "qrels"), str(tmp_path / "run")]
+    assert main(["-q", "-c", "-l", "2", "-m", "num_rel", *files]) == 0
+    assert capsys.readouterr().out == "num_rel               \tq\t1\nnum_rel               \tall\t2\n"
+    assert main(["-q", "-l", "2", "-m", "num_rel", *files]) == 0  # without -c: the sum of the queries
+    assert capsys.readouterr().out.endswith("num_rel               \tall\t1\n")
+    assert sg.mean({"q": {"a": 1, "b": 2}}, {"q": {"a": 1.0}}, ["NumRel(rel=2)"]).tolist() == [1]
+
+
+def test_two_parameters_printed_under_one_name_keep_their_values(tmp_path, capsys):
+    """B2: 0.7453 and 0.75 both print as iprec_at_recall_0.75; R = 2 needs lround(1.49) = 1 and
+    lround(1.5) = 2 relevant documents, so trec_eval prints 1.0000 then 0.6667 (not one value twice)."""
+    (tmp_path / "qrels").write_text("q 0 a 1\nq 0 b 1\nq 0 d 0\n")
+    (tmp_path / "run").write_text("q Q0 a 1 1 r\nq Q0 d 2 0.9 r\nq Q0 b 3 0.8 r\n")
+    assert main(["-q", "-m", "iprec_at_recall.0.7453,0.75", str(tmp_path / "qrels"), str(tmp_path / "run")]) == 0
+    name = f"{'iprec_at_recall_0.75':<22s}"
+    assert capsys.readouterr().out == (f"{name}\tq\t1.0000\n{name}\tq\t0.6667\n"
+                                       f"{name}\tall\t1.0000\n{name}\tall\t0.6667\n")
+
+
+def test_skipped_queries_are_reported_on_stderr(tmp_path, capsys):
+    """Qrels queries without results (no -c) and run queries without qrels: trec_eval skips them silently;
+    the CLI says so on standard error, and its standard output stays trec_eval's."""
+    (tmp_path / "qrels").write_text("q1 0 a 1\nq2 0 a 1\nq3 0 b 1\n")
+    (tmp_path / "run").write_text("q1 Q0 a 1 1 r\nq9 Q0 a 1 1 r\n")
+    files = [str(tmp_path / "qrels"), str(tmp_path / "run")]
+    assert main(["-m", "num_q", *files]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == "num_q                 \tall\t1\n"
+    assert "2 queries of" in captured.err and "no results" in captured.err and "q2, q3" in captured.err
+    assert "1 query of" in captured.err and "no judgments" in captured.err and "q9" in captured.err
+    assert main(["-c", "-m", "num_q", *files]) == 0  # -c scores them: only the run-only query is reported
+    captured = capsys.readouterr()
+    assert captured.out == "num_q                 \tall\t3\n" and "no results" not in captured.err
+
+
+def test_closed_pipe_ends_quietly(trec_dir):
+    """A reader that stops early (`| head -1`): no '[Errno 32] Broken pipe', killed by SIGPIPE as trec_eval is."""
+    import os
+    import signal
+
+    cmd = [sys.executable, "-m", "searchgrade.trec_eval", "-q", "-m", "all_trec", str(trec_dir / "qrels.test"),
+           str(trec_dir / "results.test")]
+    read, write = os.pipe()
+    os.close(read)  # nobody reads: the first write fails at once
+    proc = subprocess.run(cmd, stdout=write, stderr=subprocess.PIPE, text=True)
+    os.close(write)
+    assert proc.stderr == "" and proc.returncode == -signal.SIGPIPE
+
+
+def test_closed_pipe_from_python_returns_141(trec_dir, monkeypatch, capsys):
+    """Called from Python, main() returns the shell's status for SIGPIPE instead of killing its caller."""
+    import io
+
+    class Closed(io.BytesIO):
+        def write(self, data):
+            raise BrokenPipeError(32, "Broken pipe")
+
+    fake = io.TextIOWrapper(Closed())
+    monkeypatch.setattr(sys, "stdout", fake)
+    assert main(["-q", "-m", "map", str(trec_dir / "qrels.test"), str(trec_dir / "results.test")]) == 141
+    monkeypatch.undo()
+    assert capsys.readouterr().err == ""

@@ -62,6 +62,19 @@ Where trec_eval 10.0 itself fails, searchgrade does the sensible thing:
   (gain - min) / (max - min), min and max taken with 0 (without gains per grade:
   grade / the query's largest grade), which is what searchgrade computes.
 
+Where trec_eval 10.0 is followed although the Python API differs:
+
+* ``-c`` with ``-l`` >= 2: trec_eval's ``num_rel`` summary line counts every qrels judgment
+  with a grade above 0 (m_num_rel.c's average for -c reads the qrels file, not the queries'
+  values), so it disagrees with the sum of its own per-query lines.  The command line prints
+  trec_eval's count; ``sg.evaluate``/``sg.mean`` with ``NumRel(rel=2)`` keep the per-query
+  values and their sum, the only number consistent with the level asked for.
+
+What trec_eval does silently and searchgrade reports on standard error (its standard output stays
+byte for byte trec_eval's): run queries without judgments, and, without ``-c``, qrels queries
+without results, which are skipped.  A closed standard output (``... | head -1``) ends the
+command quietly, killed by SIGPIPE as trec_eval is (status 141 when main() is called from Python).
+
 What searchgrade refuses (a usage error naming the measure) where trec_eval reads something
 it cannot mean or silently does something else: non-finite scores; ``P.5x``, ``P.1e3``,
 ``map.5`` and other parameters its atol/atof would misread or it would ignore; an unknown
@@ -80,6 +93,8 @@ from __future__ import annotations
 
 import contextlib
 import math
+import os
+import signal
 import sys
 import warnings
 from dataclasses import dataclass
@@ -91,6 +106,7 @@ from . import _dispatch
 from ._measures import MIN_GEO_MEAN, _dense_rank
 from ._names import Measure, trec_expand
 from ._options import Options
+from ._qrels import _few
 from ._ranking import rank_columns
 from ._registry import TREC_ORDER, TREC_SETS, trec_root
 from .io import _load_columns
@@ -105,9 +121,12 @@ class UsageError(ValueError):
 
 
 # ====================================================================== -m arguments
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class _Line:
-    """One printed value: trec_eval's name, the measure behind it, and where and how it is printed."""
+    """One printed value: trec_eval's name, the measure behind it, and where and how it is printed.
+
+    Compared and hashed by identity: each line of a plan is its own key, even where two print one name.
+    """
 
     name: str
     measure: Measure | None = None  # None: runid, relstring
@@ -185,14 +204,18 @@ def _relstrings(ctx, n: int) -> list[str]:
     return [text[a:b] for a, b in zip([0] + ends[:-1], ends)]
 
 
-def _values(plan: list[_Line], options: Options, ctx) -> dict[str, np.ndarray]:
-    """Per-query values of every measure of the plan, by printed name (each measure computed once)."""
+def _values(plan: list[_Line], options: Options, ctx) -> dict[_Line, np.ndarray]:
+    """Per-query values of every measure of the plan, by line (each measure computed once).
+
+    Keyed by the line, not its printed name: two parameters can print under one name
+    (``iprec_at_recall.0.7453,0.75`` prints ``iprec_at_recall_0.75`` twice) and each keeps its value.
+    """
     distinct = list({line.measure.key: line.measure for line in plan if line.measure is not None}.values())
     if not distinct:
         return {}
     planned = dict(zip([m.key for m in distinct], _dispatch.plan(distinct, options)))  # rel_level, -J filled in
     computed = {key: _dispatch.kernel_values(m, ctx) for key, m in planned.items()}
-    return {line.name: computed[line.measure.key].astype(np.int64 if line.kind == "long" else np.float64)
+    return {line: computed[line.measure.key].astype(np.int64 if line.kind == "long" else np.float64)
             for line in plan if line.measure is not None}
 
 
@@ -277,7 +300,7 @@ def _cell_width(line: _Line, values: dict) -> int:
     """The widest value text of one printed column."""
     if line.kind == "relstring":
         return line.length + 2
-    x = values[line.name]
+    x = values[line]
     if line.kind == "long":
         return max(len(str(int(v))) for v in (x.min(initial=0), x.max(initial=0)))
     return _float_width(x)
@@ -337,24 +360,24 @@ def _fill(view: np.ndarray, run: list[_Line], prefix: np.ndarray, width: int, qi
         return
     floats = [i for i, line in enumerate(run) if line.kind == "float"]
     if floats:
-        matrix = np.stack([values[run[i].name][lo:hi] for i in floats], axis=1)
+        matrix = np.stack([values[run[i]][lo:hi] for i in floats], axis=1)
         if len(floats) == len(run):
             cells[...] = _float_cells(matrix, width)
         else:
             cells[:, floats, :] = _float_cells(matrix, width)
     for i, line in enumerate(run):
         if line.kind == "long":
-            texts = _distinct_cells(values[line.name][lo:hi], str)
+            texts = _distinct_cells(values[line][lo:hi], str)
             cells[:, i, : texts.shape[1]] = texts
 
 
-def _summary_lines(plan: list[_Line], values: dict, nq: int, runid: str) -> Iterator[bytes]:
-    """The "all" lines."""
+def _summary_lines(plan: list[_Line], values: dict, runid: str, given: dict | None = None) -> Iterator[bytes]:
+    """The "all" lines (given: texts that replace the computed summary of some lines)."""
     out = []
     for line in plan:
         if not line.summary:
             continue
-        text = runid if line.kind == "runid" else _summary_text(line, values[line.name])
+        text = runid if line.kind == "runid" else (given or {}).get(line) or _summary_text(line, values[line])
         out.append(f"{line.name:<22s}\tall\t{text}\n")
     if out:
         yield "".join(out).encode("utf-8")
@@ -376,6 +399,7 @@ def _output(qrels_path, run_path, measures, query, complete, max_docs, rel_level
     plan = _plan(list(measures), rel_level, n_docs)
     options = Options("trec", "zero" if complete else "ignore", rel_level, judged_only, max_docs)
     qrels, run, runid = _read(qrels_path, run_path)
+    _skipped(qrels, run, qrels_path, run_path, complete)
     rows, ctx = rank_columns(qrels, run, complete=complete, max_docs=max_docs, judged_only=judged_only)
     if not rows:
         raise ValueError(f"no query has both results ({run_path}) and relevance judgments ({qrels_path})")
@@ -385,7 +409,35 @@ def _output(qrels_path, run_path, measures, query, complete, max_docs, rel_level
         strings = _relstrings(ctx, lengths[0]) if lengths else None
         yield from _query_lines(plan, rows, values, strings)
     if summary:
-        yield from _summary_lines(plan, values, len(rows), runid)
+        yield from _summary_lines(plan, values, runid, _complete_num_rel(plan, qrels) if complete else None)
+
+
+def _complete_num_rel(plan: list[_Line], qrels) -> dict:
+    """trec_eval 10.0's ``num_rel`` summary under -c: every qrels line with a grade above 0, whatever -l says.
+
+    m_num_rel.c's average for -c counts the judgments with ``rel > 0`` in the whole qrels file instead of
+    summing the queries' values, so with ``-l 2`` its ``all`` line also counts the grade-1 documents that
+    its per-query lines do not.  The command line prints that; the Python API (``NumRel(rel=2)``) keeps
+    the sum of the per-query values.
+    """
+    count = str(int(np.count_nonzero(np.asarray(qrels.values) > 0)))
+    return {line: count for line in plan if line.name == "num_rel"}
+
+
+def _skipped(qrels, run, qrels_path, run_path, complete: bool) -> None:
+    """Warn about the queries trec_eval skips: run queries without qrels; qrels queries without results (no -c)."""
+    qrels_ids, run_ids = set(qrels.keys), set(run.keys)
+    orphans = [q for q in run.keys if q not in qrels_ids]
+    if orphans:
+        n = len(orphans)
+        warnings.warn(f"{n} quer{'y' if n == 1 else 'ies'} of {run_path} {'has' if n == 1 else 'have'} no "
+                      f"judgments in {qrels_path} and {'is' if n == 1 else 'are'} skipped: {_few(orphans)}")
+    absent = [] if complete else [q for q in qrels.keys if q not in run_ids]
+    if absent:
+        n = len(absent)
+        warnings.warn(f"{n} quer{'y' if n == 1 else 'ies'} of {qrels_path} {'has' if n == 1 else 'have'} no "
+                      f"results in {run_path} and {'is' if n == 1 else 'are'} skipped (-c scores "
+                      f"{'it' if n == 1 else 'them'} on an empty ranking): {_few(absent)}")
 
 
 def run_trec_eval(qrels_path, run_path, measures=("official",), query=False, complete=False,
@@ -508,10 +560,34 @@ TREC_EVAL_VERSION = "10.0-rc3"  # the trec_eval whose output is reproduced
 
 def main(argv: list[str] | None = None) -> int:
     """Command-line entry point; returns the exit status."""
+    program = argv is None  # run as the program (python -m, the script), not called from Python
     argv = sys.argv[1:] if argv is None else argv
     with warnings.catch_warnings(), _small_pages():  # what the readers report goes to stderr
         warnings.showwarning = _warning_to_stderr
-        return _run(argv)
+        try:
+            return _run(argv)
+        except BrokenPipeError:
+            return _broken_pipe(program)
+
+
+SIGPIPE_STATUS = 128 + 13  # the shell's status of a program killed by SIGPIPE
+
+
+def _broken_pipe(program: bool) -> int:
+    """The reader of standard output went away (``| head -1``): end quietly, as a Unix filter does.
+
+    trec_eval is killed by SIGPIPE there, silently.  Run as the program, this process dies the
+    same way (its standard output first pointed at /dev/null, so that nothing more fails when
+    Python exits); called from Python, main returns 141, the shell's status for that death.
+    """
+    if not program:
+        return SIGPIPE_STATUS
+    with contextlib.suppress(OSError, ValueError):
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    if hasattr(signal, "SIGPIPE"):
+        signal.signal(signal.SIGPIPE, signal.SIG_DFL)
+        os.kill(os.getpid(), signal.SIGPIPE)
+    return SIGPIPE_STATUS
 
 
 @contextlib.contextmanager
@@ -566,6 +642,8 @@ def _run(argv: list[str]) -> int:
     except UsageError as err:
         print(f"trec_eval: {err}\n{USAGE}", file=sys.stderr)
         return 2
+    except BrokenPipeError:
+        raise
     except (ValueError, OSError) as err:
         print(f"trec_eval: {err}", file=sys.stderr)
         return 1
