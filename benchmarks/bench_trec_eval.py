@@ -259,7 +259,8 @@ def print_row(row: dict) -> None:
     sg_, pt, pc = i["searchgrade"], i["pytrec_eval"], row["pytrec_eval_cli"]
     print(f"{row['queries']:>7,} x {row['docs_per_query']:<5,} {c_part} {p['wall_s']:7.2f} {p['cpu_s']:7.2f} |"
           f"{ratio_part} {pc['wall_s']:7.2f} {pc['cpu_s']:7.2f} {row['cli_vs_pytrec_ratio_wall']:5.2f}x "
-          f"{row['cli_vs_pytrec_ratio_cpu']:5.2f}x | {sg_['wall_s']:8.2f} {pt['wall_s']:8.2f} {row['in_process_ratio_wall']:5.2f}x "
+          f"{row['cli_vs_pytrec_ratio_cpu']:5.2f}x | {sg_['wall_s']:8.2f} {pt['wall_s']:8.2f} "
+          f"{row['in_process_ratio_wall']:5.2f}x "
           f"{sg_['cpu_s']:8.2f} {pt['cpu_s']:8.2f} {row['in_process_ratio_cpu']:5.2f}x", flush=True)
 
 
