@@ -1,12 +1,16 @@
-"""Benchmark ``python -m searchgrade.trec_eval`` against the real trec_eval 10.0, side by side.
+"""Benchmark ``python -m searchgrade.trec_eval`` against pytrec_eval and, when given, the real trec_eval 10.0.
 
 This project never builds trec_eval: the C program is timed only when the user gives a binary
-(``--trec-eval PATH`` or ``SEARCHGRADE_TREC_EVAL``); without one the script says so.  For each shape (queries x documents per query) the script writes a
-seeded qrels file and run file, then:
+(``--trec-eval PATH`` or ``SEARCHGRADE_TREC_EVAL``); without one the script says so on stderr and
+times searchgrade beside pytrec_eval (trec_eval 9.0.8's C code in a wheel) only.  For each shape
+(queries x documents per query) the script writes a seeded qrels file and run file, then:
 
 * **command line**: ``-q -m all_trec QRELS RUN`` with the output written to a file, for
-  the C binary and for ``python -m searchgrade.trec_eval`` (a fresh interpreter: start-up
-  and imports included); the two outputs must be byte-identical (exit status 1 if not);
+  ``python -m searchgrade.trec_eval`` (a fresh interpreter: start-up and imports included) and,
+  when given, the C binary; the two outputs must be byte-identical (exit status 1 if not);
+* **pytrec_eval as a command line**: a fresh interpreter that reads the files with pytrec_eval,
+  evaluates ``all_trec`` and writes one line per query and value (start-up included), the
+  counterpart of searchgrade's command line when no C binary is given;
 * **in process**: ``read_qrels`` + ``read_run`` + ``evaluate`` of the measures of
   all_trec that pytrec_eval also has, against pytrec_eval's own ``parse_qrel`` +
   ``parse_run`` + ``RelevanceEvaluator({'all_trec'}).evaluate``, each in a fresh
@@ -14,11 +18,15 @@ seeded qrels file and run file, then:
 
 Times are medians of ``--repeats`` runs: wall time and CPU time (user + system of the
 process, which a busy machine inflates less than the wall time).  The load average is
-printed and stored: read the ratios, not the seconds, on a shared machine.  The start-up
+printed and stored: read the ratios, not the seconds, on a shared machine.  With ``--json`` a run
+with the C binary writes its record at the top of the file (the layout the book's performance
+appendix reads) and a run without one writes under the key ``without_trec_eval``, each with its
+own date: a run without a binary never overwrites the C rows recorded before, nor the reverse.  The start-up
 of the command line alone (``python -c "import searchgrade.trec_eval"``) is timed too: the
 part of the command line's time that does not depend on the input.
 
     python benchmarks/bench_trec_eval.py [--repeats 3] [--json benchmarks/results/trec_eval.json]
+    python benchmarks/bench_trec_eval.py --trec-eval ~/bin/trec_eval      # C rows too (your own binary)
     python benchmarks/bench_trec_eval.py --shapes 200x50 --repeats 1     # a quick look
     python benchmarks/bench_trec_eval.py --profile 20000x10                # where the CLI's time goes
 
@@ -111,15 +119,12 @@ def differences(a: Path, b: Path) -> dict:
 
 
 # ---------------------------------------------------------------------------- in process
-def sg_measures() -> list:
-    """searchgrade's measures behind all_trec's values that pytrec_eval also computes (from the registry)."""
+def sg_measures() -> list[str]:
+    """trec_eval's printed names of the all_trec values pytrec_eval computes (relstring and runid are not numbers)."""
     import pytrec_eval
 
-    from searchgrade._names import trec_expand
-    from searchgrade._registry import TREC_SETS, trec_root
-
-    roots = [r for r in TREC_SETS["all_trec"] if trec_root(r) and r in pytrec_eval.supported_measures]
-    return list({m.key: m for r in roots for _, m in trec_expand(r, None, 1)}.values())
+    values = pytrec_eval.RelevanceEvaluator({"q": {"a": 1}}, {"all_trec"}).evaluate({"q": {"a": 1.0}})["q"]
+    return sorted(set(values) - {"relstring", "runid"})
 
 
 def worker(lib: str, qrels_path: str, run_path: str) -> dict:
@@ -144,6 +149,17 @@ def worker(lib: str, qrels_path: str, run_path: str) -> dict:
     result = go(qrels_path, run_path)
     wall, cpu = time.perf_counter() - t0, time.process_time() - c0
     return {"wall_s": wall, "cpu_s": cpu, "queries": len(result)}
+
+
+def pytrec_cli(qrels_path: str, run_path: str) -> None:
+    """pytrec_eval as a command line: read both files, evaluate all_trec, print trec_eval -q's lines."""
+    import pytrec_eval
+
+    with open(qrels_path) as fq, open(run_path) as fr:
+        qrels, run = pytrec_eval.parse_qrel(fq), pytrec_eval.parse_run(fr)
+    result = pytrec_eval.RelevanceEvaluator(qrels, {"all_trec"}).evaluate(run)
+    sys.stdout.writelines(f"{name:<22}\t{q}\t{value:.4f}\n" for q, values in result.items()
+                          for name, value in values.items())
 
 
 def timed_worker(lib: str, qrels: Path, run: Path) -> tuple[float, float]:
@@ -189,38 +205,74 @@ def profile(shape: tuple[int, int], top: int = 25) -> None:
 
 
 # ---------------------------------------------------------------------------------- main
-def bench_shape(binary: Path, folder: Path, shape: tuple[int, int], repeats: int) -> dict:
-    """Both command lines and both in-process evaluations on one shape."""
+def bench_shape(binary: Path | None, folder: Path, shape: tuple[int, int], repeats: int) -> dict:
+    """searchgrade's command line, both in-process evaluations and (binary given) the C program on one shape."""
     n_queries, n_docs = shape
     qrels, run = write_data(folder, n_queries, n_docs)
     c_out, py_out = folder / "out.c", folder / "out.searchgrade"
-    c_runs = [timed_process([str(binary), *ARGS, str(qrels), str(run)], c_out) for _ in range(repeats)]
     py_cmd = [sys.executable, "-m", "searchgrade.trec_eval", *ARGS, str(qrels), str(run)]
-    py_runs = [timed_process(py_cmd, py_out) for _ in range(repeats)]
-    diff = differences(c_out, py_out)
-    row = {"queries": n_queries, "docs_per_query": n_docs, "output_lines": sum(1 for _ in open(c_out)),
-           "identical": not diff, "differing_lines": diff,
-           "trec_eval_c": median_times(c_runs), "searchgrade_cli": median_times(py_runs)}
-    row["cli_ratio_wall"] = row["searchgrade_cli"]["wall_s"] / row["trec_eval_c"]["wall_s"]
-    row["cli_ratio_cpu"] = row["searchgrade_cli"]["cpu_s"] / row["trec_eval_c"]["cpu_s"]
+    row = {"queries": n_queries, "docs_per_query": n_docs,
+           "searchgrade_cli": median_times([timed_process(py_cmd, py_out) for _ in range(repeats)]),
+           "output_lines": sum(1 for _ in open(py_out))}
+    pt_cmd = [sys.executable, __file__, "--pytrec-cli", str(qrels), str(run)]
+    row["pytrec_eval_cli"] = median_times([timed_process(pt_cmd, folder / "out.pytrec") for _ in range(repeats)])
+    row["cli_vs_pytrec_ratio_wall"] = row["searchgrade_cli"]["wall_s"] / row["pytrec_eval_cli"]["wall_s"]
+    row["cli_vs_pytrec_ratio_cpu"] = row["searchgrade_cli"]["cpu_s"] / row["pytrec_eval_cli"]["cpu_s"]
+    if binary is not None:
+        c_runs = [timed_process([str(binary), *ARGS, str(qrels), str(run)], c_out) for _ in range(repeats)]
+        diff = differences(c_out, py_out)
+        row.update({"identical": not diff, "differing_lines": diff, "trec_eval_c": median_times(c_runs)})
+        row["cli_ratio_wall"] = row["searchgrade_cli"]["wall_s"] / row["trec_eval_c"]["wall_s"]
+        row["cli_ratio_cpu"] = row["searchgrade_cli"]["cpu_s"] / row["trec_eval_c"]["cpu_s"]
     inproc = {lib: median_times([timed_worker(lib, qrels, run) for _ in range(repeats)])
               for lib in ("searchgrade", "pytrec_eval")}
     row["in_process"] = inproc
     row["in_process_ratio_wall"] = inproc["searchgrade"]["wall_s"] / inproc["pytrec_eval"]["wall_s"]
     row["in_process_ratio_cpu"] = inproc["searchgrade"]["cpu_s"] / inproc["pytrec_eval"]["cpu_s"]
-    for path in (qrels, run, c_out, py_out):
-        path.unlink()
+    for path in (qrels, run, c_out, py_out, folder / "out.pytrec"):
+        path.unlink(missing_ok=True)
     return row
 
 
+def print_header(with_c: bool) -> None:
+    """The table's two header lines."""
+    c_head = f" {'trec_eval 10.0':^15} |" if with_c else ""
+    c_sub = f" {'wall':>7} {'CPU':>7} |" if with_c else ""
+    ratio_head = f" {'CLI ratio':^13} {'identical':>9} |" if with_c else ""
+    ratio_sub = f" {'wall':>6} {'CPU':>6}  {'':>9} |" if with_c else ""
+    print(f"{'-q -m all_trec':>15} {c_head} {'searchgrade CLI':^15} |{ratio_head} "
+          f"{'pytrec_eval CLI, ratio':^29} | {'read+evaluate in process: sg / pytrec_eval':^54}")
+    print(f"{'queries x docs':>15} {c_sub} {'wall':>7} {'CPU':>7} |{ratio_sub} "
+          f"{'wall':>7} {'CPU':>7} {'wall':>6} {'CPU':>6} | "
+          f"{'sg wall':>8} {'pt wall':>8} {'ratio':>6} {'sg CPU':>8} {'pt CPU':>8} {'ratio':>6}")
+
+
 def print_row(row: dict) -> None:
-    """One shape's line of the table."""
-    c, p, i = row["trec_eval_c"], row["searchgrade_cli"], row["in_process"]
-    print(f"{row['queries']:>7,} x {row['docs_per_query']:<5,} "
-          f"{c['wall_s']:7.2f} {c['cpu_s']:7.2f} | {p['wall_s']:7.2f} {p['cpu_s']:7.2f} | "
-          f"{row['cli_ratio_wall']:5.2f}x {row['cli_ratio_cpu']:5.2f}x  {'yes' if row['identical'] else 'NO':>9} | "
-          f"{i['searchgrade']['cpu_s']:7.2f} {i['pytrec_eval']['cpu_s']:7.2f} {row['in_process_ratio_cpu']:5.2f}x",
-          flush=True)
+    """One shape's line of the table (the C columns only when the C program was timed)."""
+    p, i = row["searchgrade_cli"], row["in_process"]
+    c_part = ratio_part = ""
+    if "trec_eval_c" in row:
+        c = row["trec_eval_c"]
+        c_part = f" {c['wall_s']:7.2f} {c['cpu_s']:7.2f} |"
+        ratio_part = (f" {row['cli_ratio_wall']:5.2f}x {row['cli_ratio_cpu']:5.2f}x  "
+                      f"{'yes' if row['identical'] else 'NO':>9} |")
+    sg_, pt, pc = i["searchgrade"], i["pytrec_eval"], row["pytrec_eval_cli"]
+    print(f"{row['queries']:>7,} x {row['docs_per_query']:<5,} {c_part} {p['wall_s']:7.2f} {p['cpu_s']:7.2f} |"
+          f"{ratio_part} {pc['wall_s']:7.2f} {pc['cpu_s']:7.2f} {row['cli_vs_pytrec_ratio_wall']:5.2f}x "
+          f"{row['cli_vs_pytrec_ratio_cpu']:5.2f}x | {sg_['wall_s']:8.2f} {pt['wall_s']:8.2f} "
+          f"{row['in_process_ratio_wall']:5.2f}x "
+          f"{sg_['cpu_s']:8.2f} {pt['cpu_s']:8.2f} {row['in_process_ratio_cpu']:5.2f}x", flush=True)
+
+
+def save(path: Path, record: dict, with_c: bool) -> None:
+    """Write a run with the C program at the top, one without under "without_trec_eval"; keep the other's."""
+    old = json.loads(path.read_text()) if path.is_file() else {}
+    if with_c:
+        new = {**record, **({"without_trec_eval": old["without_trec_eval"]} if "without_trec_eval" in old else {})}
+    else:
+        new = {**old, "without_trec_eval": record}
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(new, indent=1) + "\n")
 
 
 def parse_shape(text: str) -> tuple[int, int]:
@@ -240,7 +292,11 @@ def main(argv=None) -> int:
     parser.add_argument("--profile", type=parse_shape, default=None, metavar="QxD",
                         help="profile the command line on one shape instead (e.g. 20000x10)")
     parser.add_argument("--worker", nargs=3, metavar=("LIB", "QRELS", "RUN"), help=argparse.SUPPRESS)
+    parser.add_argument("--pytrec-cli", nargs=2, metavar=("QRELS", "RUN"), help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
+    if args.pytrec_cli:
+        pytrec_cli(*args.pytrec_cli)
+        return 0
     if args.worker:
         print(json.dumps(worker(*args.worker)))
         return 0
@@ -248,12 +304,16 @@ def main(argv=None) -> int:
         profile(args.profile)
         return 0
     given = args.trec_eval or os.environ.get("SEARCHGRADE_TREC_EVAL")
-    if not given:  # this project never builds trec_eval; the C rows need a binary the user has
-        print("no trec_eval binary given (--trec-eval PATH or SEARCHGRADE_TREC_EVAL): the C program is not timed",
-              file=sys.stderr)
+    binary = Path(given).expanduser() if given else None
+    if binary is None:  # this project never builds trec_eval; the C rows need a binary the user has
+        print("no trec_eval binary given (--trec-eval PATH or SEARCHGRADE_TREC_EVAL): the C program is not "
+              "timed; searchgrade is timed beside pytrec_eval only", file=sys.stderr, flush=True)
+    elif not (binary.is_file() and os.access(binary, os.X_OK)):
+        print(f"bench_trec_eval: {binary} is not an executable file", file=sys.stderr)
         return 2
     load_before = list(os.getloadavg())
-    print(f"{os.cpu_count()} CPUs, load average {load_before[0]:.2f}; Python {platform.python_version()}", flush=True)
+    print(f"{os.cpu_count()} CPUs, load average {load_before[0]:.2f}; Python {platform.python_version()}; "
+          f"median of {args.repeats} runs", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
         startup = median_times([timed_process([sys.executable, "-c", "import searchgrade.trec_eval"], Path(tmp) / "out")
                                 for _ in range(max(args.repeats, 3))])
@@ -261,34 +321,29 @@ def main(argv=None) -> int:
           f"{startup['cpu_s']:.2f} s CPU", flush=True)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        binary = Path(given)
-        print(f"{'-q -m all_trec':>15}  {'trec_eval 10.0':^15} | {'searchgrade CLI':^15} | {'ratio':^13} "
-              f"{'identical':>9} | {'read+evaluate, CPU s':^21}")
-        print(f"{'queries x docs':>15}  {'wall':>7} {'CPU':>7} | {'wall':>7} {'CPU':>7} | {'wall':>6} {'CPU':>6}  "
-              f"{'':>9} | {'sg':>7} {'pytrec':>7} {'ratio':>6}")
+        print_header(binary is not None)
         for shape in args.shapes:
             rows.append(bench_shape(binary, Path(tmp), shape, args.repeats))
             print_row(rows[-1])
     load_after = list(os.getloadavg())
     print(f"load average after: {load_after[0]:.2f} (a busy machine inflates wall times; CPU times less)")
     for row in rows:
-        if not row["identical"]:
+        if not row.get("identical", True):
             print(f"DIFFERENT OUTPUT at {row['queries']} x {row['docs_per_query']}, lines per measure: "
                   f"{row['differing_lines']}")
     if args.json:
-        import pytrec_eval  # noqa: F401  (its version is recorded)
         from importlib import metadata
 
-        Path(args.json).parent.mkdir(parents=True, exist_ok=True)
-        with open(args.json, "w") as fh:
-            json.dump({"date": time.strftime("%Y-%m-%d"), "shapes": rows, "startup": startup, "args": ARGS,
-                       "seed": SEED, "repeats": args.repeats,
-                       "load_average_before": load_before, "load_average_after": load_after,
-                       "machine": {"cpus": os.cpu_count(), "platform": platform.platform()},
-                       "versions": {"python": platform.python_version(), "numpy": np.__version__,
-                                    "pytrec_eval": metadata.version("pytrec-eval-terrier"),
-                                    "trec_eval": TREC_EVAL_VERSION}}, fh, indent=1)
-    return 0 if all(row["identical"] for row in rows) else 1
+        versions = {"python": platform.python_version(), "numpy": np.__version__,
+                    "pytrec_eval": metadata.version("pytrec-eval-terrier")}
+        if binary is not None:
+            versions["trec_eval"] = TREC_EVAL_VERSION
+        save(Path(args.json), {"date": time.strftime("%Y-%m-%d"), "shapes": rows, "startup": startup, "args": ARGS,
+                               "seed": SEED, "repeats": args.repeats,
+                               "load_average_before": load_before, "load_average_after": load_after,
+                               "machine": {"cpus": os.cpu_count(), "platform": platform.platform()},
+                               "versions": versions}, binary is not None)
+    return 0 if all(row.get("identical", True) for row in rows) else 1
 
 
 if __name__ == "__main__":
