@@ -236,7 +236,6 @@ def test_cli_reports_blank_qrels_lines(tmp_path, files, capsys):
 
 
 # ================================== needs searchgrade/trec_eval.py (its helper's change): relstring, official.N
-@pytest.mark.xfail(strict=True, reason="trec_eval.py sizes relstring's column by N, not by the run")
 def test_relstring_memory_follows_the_run_not_n(files, capsys):
     import tracemalloc
     tracemalloc.start()
@@ -247,19 +246,16 @@ def test_relstring_memory_follows_the_run_not_n(files, capsys):
     assert peak < 5 << 20
 
 
-@pytest.mark.xfail(strict=True, reason="trec_eval.py: relstring.1e19 overflows int64 (OverflowError)")
 def test_relstring_beyond_64_bits_is_no_traceback(files, capsys):
     status, out, err = cli(["-q", "-m", "relstring.1e19", *files], capsys)
     assert "Traceback" not in err and (status != 0 and "relstring" in err or "'21'" in out)
 
 
-@pytest.mark.xfail(strict=True, reason="trec_eval.py: official.5 is reported as an unknown measure")
 def test_a_set_of_measures_takes_no_parameter(files, capsys):
     status, _, err = cli(["-m", "official.5", *files], capsys)
     assert status != 0 and "official" in err and "unknown measure" not in err and "no parameter" in err
 
 
-@pytest.mark.xfail(strict=True, reason="trec_eval.py: -N beyond 64 bits is not capped at 2**63-1 as atol does")
 def test_n_beyond_64_bits_is_capped(files, capsys):
     utility = ["-m", "utility.1,-1,0,1"]
     capped = cli(["-N", str(LONG_MAX), *utility, *files], capsys)
