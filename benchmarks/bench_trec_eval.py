@@ -115,8 +115,8 @@ def sg_measures() -> list:
     """searchgrade's measures behind all_trec's values that pytrec_eval also computes (from the registry)."""
     import pytrec_eval
 
-    from searchgrade._names import trec_expand
-    from searchgrade._registry import TREC_SETS, trec_root
+    from searchgrade.measures.names import trec_expand
+    from searchgrade.measures.registry import TREC_SETS, trec_root
 
     roots = [r for r in TREC_SETS["all_trec"] if trec_root(r) and r in pytrec_eval.supported_measures]
     return list({m.key: m for r in roots for _, m in trec_expand(r, None, 1)}.values())

@@ -11,8 +11,10 @@ import numpy as np
 import pytest
 
 import searchgrade as sg
-from searchgrade import _sources, _trec_bulk, _trec_text
-from searchgrade._names import trec_expand
+from searchgrade.io import sources as _sources
+from searchgrade.io import bulk as _trec_bulk
+from searchgrade.io import text as _trec_text
+from searchgrade.measures.names import trec_expand
 from searchgrade.io import FormatError, InputWarning, load_qrels, load_run, parse_qrels, read_qrels
 from searchgrade.trec_eval import main
 from test_io import QRELS_BAD, RUN_BAD

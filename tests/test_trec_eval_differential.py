@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import searchgrade as sg
-from searchgrade._names import trec_expand
+from searchgrade.measures.names import trec_expand
 
 pytrec_eval = pytest.importorskip("pytrec_eval")
 

@@ -15,12 +15,12 @@ Public functions: :func:`evaluate` (per-query table), :func:`mean` (the
 summary in one call), :func:`aggregate` (the summary of a per-query table),
 :func:`score_ranking` (one ranked list), :class:`Evaluator` (qrels and
 measures prepared once for many runs), :func:`parse_measure`,
-:func:`known_measures`.  Inside, :mod:`searchgrade._registry` holds one entry
+:func:`known_measures`.  Inside, :mod:`searchgrade.measures.registry` holds one entry
 per measure family (parameters, cut-off rule, aggregation, kernel, trec_eval
-and pytrec_eval names), :mod:`searchgrade._names` parses names,
-:mod:`searchgrade._options`, :mod:`searchgrade._qrels`, :mod:`searchgrade._ranking`
-and :mod:`searchgrade._dispatch` check the options, index the qrels, rank the
-run and call the kernels of :mod:`searchgrade._measures`.
+and pytrec_eval names), :mod:`searchgrade.measures.names` parses names,
+:mod:`searchgrade.measures.options`, :mod:`searchgrade.measures.qrels`, :mod:`searchgrade.measures.ranking`
+and :mod:`searchgrade.measures.dispatch` check the options, index the qrels, rank the
+run and call the kernels of :mod:`searchgrade.measures.kernels.classic`.
 
 Measures and formulas
 ---------------------
@@ -85,7 +85,7 @@ Further trec_eval measures are available under their trec_eval names
 ``Rndcg``, ``relative_P_k``, ``set_relative_P``, ``set_map``,
 ``num_nonrel_judged_ret``) and as ``RprecMult(m=x)``, ``RelP@k``, ``SetRelP``,
 ``SetAP``, ``NumNonRelJudgedRet``, ``GMBpref``, ``nDCG_rel``, ``RnDCG``; their
-formulas are in the docstrings of :mod:`searchgrade._measures`.  ``G``, ``nDCG_rel``
+formulas are in the docstrings of :mod:`searchgrade.measures.kernels.classic`.  ``G``, ``nDCG_rel``
 and ``RnDCG`` take ``gains={g: v}`` as trec_eval's ``G.1=3`` does.  Every binary
 measure takes ``rel=``, and every measure ``judged_only=`` (ir_measures'
 per-measure condensed list).
@@ -190,14 +190,14 @@ import numpy as np
 import pandas as pd
 
 from . import io as _io
-from ._dispatch import by_judged_only, evaluate_ranked, plan
-from ._measures import MIN_GEO_MEAN, Ranked
-from ._names import Measure, _trec_form, is_ir_measure, known_measures, parse_measure
-from ._params import fmt_value
-from ._registry import FAMILIES, REL
-from ._options import MISSING, TIES, Options
-from ._qrels import QrelsIndex, warn_user
-from ._ranking import rank as _rank
+from .measures.dispatch import by_judged_only, evaluate_ranked, plan
+from .measures.kernels.classic import MIN_GEO_MEAN, Ranked
+from .measures.names import Measure, _trec_form, is_ir_measure, known_measures, parse_measure
+from .measures.params import fmt_value
+from .measures.registry import FAMILIES, REL
+from .measures.options import MISSING, TIES, Options
+from .measures.qrels import QrelsIndex, warn_user
+from .measures.ranking import rank as _rank
 
 __all__ = [
     "Measure",
@@ -451,7 +451,7 @@ def _param_text(p) -> str:
 def measure_table() -> pd.DataFrame:
     """Every measure family of the registry: meaning, parameters (with defaults), cut-off, aggregation, names.
 
-    One row per family, generated from :mod:`searchgrade._registry`, so it lists
+    One row per family, generated from :mod:`searchgrade.measures.registry`, so it lists
     exactly what :func:`parse_measure` accepts.  ``rel`` (the grade counted as
     relevant; default: the evaluation's ``rel_level``) is named without its
     meaning, and ``judged_only`` (every family) is not repeated.  ``ties="expected"`` says whether the family has a closed

@@ -26,7 +26,7 @@ getopt_long reads them (letters combine, ``-M5`` or ``-M 5``, long forms such as
                   readers skip or ignore is reported on standard error
 
 Every measure, its parameters, defaults, printed names and print order come from the measure
-registry (:mod:`searchgrade._registry`, :func:`searchgrade._names.trec_expand`): a ``-m``
+registry (:mod:`searchgrade.measures.registry`, :func:`searchgrade.measures.names.trec_expand`): a ``-m``
 argument is read as trec_eval reads it, long cut-offs truncated (``23.4`` is 23), sorted,
 each printed as ``root_k``; float cut-offs printed ``root_%3.2f``; other parameters printed
 verbatim after ``root_`` (``set_F_0.5``, ``rbp_p=0.95``).  Gains per grade are set as
@@ -102,13 +102,13 @@ from typing import Iterator
 
 import numpy as np
 
-from . import _dispatch
-from ._measures import MIN_GEO_MEAN, _dense_rank
-from ._names import LONG_MAX, Measure, _trec_float, trec_expand
-from ._options import Options
-from ._qrels import _few
-from ._ranking import rank_columns
-from ._registry import TREC_ORDER, TREC_SETS, trec_root
+from .measures import dispatch as _dispatch
+from .measures.kernels.classic import MIN_GEO_MEAN, _dense_rank
+from .measures.names import LONG_MAX, Measure, _trec_float, trec_expand
+from .measures.options import Options
+from .measures.qrels import _few
+from .measures.ranking import rank_columns
+from .measures.registry import TREC_ORDER, TREC_SETS, trec_root
 from .io import _load_columns
 
 __all__ = ["main", "run_trec_eval", "UsageError"]

@@ -1,6 +1,6 @@
 """Ranking a run: sort every query's documents, flatten them, attach the qrels (private).
 
-:func:`rank` turns ``{qid: {docid: score}}`` into a :class:`~searchgrade._measures.Ranked`
+:func:`rank` turns ``{qid: {docid: score}}`` into a :class:`~searchgrade.measures.kernels.classic.Ranked`
 context: one entry per retrieved document, query by query, in rank order,
 with its qrels grade, plus each query's judged grades best first (the ideal
 ranking).  Order: score descending; ties by docid descending in string order
@@ -17,8 +17,8 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from ._measures import Ranked, _dense_rank
-from ._qrels import NONPOOL, QrelsIndex, warn_user
+from .kernels.classic import Ranked, _dense_rank
+from .qrels import NONPOOL, QrelsIndex, warn_user
 
 __all__ = ["rank", "sort_rows", "rank_columns"]
 
@@ -259,7 +259,7 @@ _DENSE_KEYS = 1 << 23  # up to this many (row, document) pairs, grades are found
 
 def rank_columns(qrels, run, *, complete: bool, max_docs: int | None = None,
                  judged_only: bool = False) -> tuple[list, Ranked]:
-    """trec_eval's rows and ranking straight from columns (:class:`searchgrade._trec_bulk.Columns`).
+    """trec_eval's rows and ranking straight from columns (:class:`searchgrade.io.bulk.Columns`).
 
     What searchgrade.trec_eval evaluates, without building ``{qid: {docid: ...}}`` dicts: the rows
     are the qrels queries that the run ranks (every qrels query when ``complete``) in strcmp order,

@@ -1,16 +1,16 @@
 """The measure registry: one entry per measure family, the single source of what searchgrade knows (private).
 
-Each :class:`Family` holds its typed parameters (:class:`~searchgrade._params.Param`),
+Each :class:`Family` holds its typed parameters (:class:`~searchgrade.measures.params.Param`),
 cut-off rule, aggregation over queries, whether ``ties="expected"`` has a closed
-form, whether it is graded, its kernel (:mod:`searchgrade._measures`), the
+form, whether it is graded, its kernel (:mod:`searchgrade.measures.kernels.classic`), the
 trec_eval names it prints under (:class:`TrecName`, with trec_eval's default
 cut-offs and parameters, read from trec_eval 10.0's ``m_*.c`` files), what
 pytrec_eval calls it, and how ir_measures spells its parameters.
 
 Everything else is derived from here: the name parser and ``known_measures()``
-(:mod:`searchgrade._names`), the pytrec_eval cross-check map in
+(:mod:`searchgrade.measures.names`), the pytrec_eval cross-check map in
 :mod:`searchgrade.book.lineup`, and trec_eval's measure tables (:func:`trec_root`,
-:data:`TREC_ORDER`, :meth:`Family.trec_name`, :func:`searchgrade._names.trec_expand`).
+:data:`TREC_ORDER`, :meth:`Family.trec_name`, :func:`searchgrade.measures.names.trec_expand`).
 
 How trec_eval prints a value's name (``meas_init.c``): long cut-offs as
 ``root_k`` (``P_10``), float cut-offs as ``root_%3.2f`` (``iprec_at_recall_0.10``,
@@ -21,7 +21,7 @@ the defaults are used (``set_F``, ``rbp``).  The relevance level (``-l``),
 judged-only (``-J``) and the collection size (``-N``) are options of the whole
 trec_eval run, not part of a name.  :data:`TREC_ORDER` is the order trec_eval prints
 its measures in and :data:`TREC_SETS` its named sets (``official``, ``set``,
-``all_trec``); :func:`searchgrade._names.trec_expand` reads a ``-m`` argument as
+``all_trec``); :func:`searchgrade.measures.names.trec_expand` reads a ``-m`` argument as
 trec_eval reads it.
 """
 from __future__ import annotations
@@ -29,9 +29,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from . import _cwl as _cwl_kernels
-from . import _measures as k
-from ._params import (Param, above_one, finite, fmt_value, gain_map, open_unit, positive, positive_int,
+from .kernels import cwl as _cwl_kernels
+from .kernels import classic as k
+from .params import (Param, above_one, finite, fmt_value, gain_map, open_unit, positive, positive_int,
                       recall_levels)
 
 __all__ = ["TrecName", "IrParam", "Family", "FAMILIES", "ALIASES", "COMMON", "TREC_ORDER", "TREC_SETS",
@@ -421,7 +421,7 @@ FAMILIES: dict[str, Family] = {f.name: f for f in [
 
 
 # ------------------------------------------------- C/W/L measures (cwl_eval, via ir_measures)
-# ir_measures' names and parameters (its cwl_eval provider); kernels and conventions in searchgrade._cwl.
+# ir_measures' names and parameters (its cwl_eval provider); kernels and conventions in searchgrade.measures.kernels.cwl.
 def _at_least(low: float) -> Callable:
     """A check refusing values below ``low``."""
     return lambda v: f"must be at least {fmt_value(low)}" if v < low else None

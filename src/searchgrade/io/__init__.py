@@ -49,9 +49,12 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from . import _frames, _trec_bulk, _trec_text
-from ._report import FormatError, InputWarning, LineSet, ReadReport
-from ._sources import decode, is_source, raw_bytes, read_source
+from . import frames as _frames
+from . import bulk as _trec_bulk
+from . import text as _trec_text
+from .types import Qrels, Run
+from .errors import FormatError, InputWarning, LineSet, ReadReport
+from .sources import decode, is_source, raw_bytes, read_source
 
 __all__ = [
     "FormatError",
@@ -72,11 +75,6 @@ __all__ = [
     "write_qrels",
 ]
 
-for _cls in (FormatError, InputWarning, LineSet, ReadReport):
-    _cls.__module__ = __name__  # documented and pickled as searchgrade.io.<name>
-
-Qrels = dict[str, dict[str, int]]
-Run = dict[str, dict[str, float]]
 
 
 class LoadedQrels(NamedTuple):

@@ -10,7 +10,7 @@ over the few queries that need it.  The experimental trec_eval measures (G,
 ndcg_rel, Rndcg), which trec_eval defines by a sequential walk down its ideal
 ranking (:func:`_trec_ideal`), are written as the same sums taken in the same
 order, so that every value is bit for bit trec_eval's.  Which kernel computes
-which measure, with which parameters, is recorded in :mod:`searchgrade._registry`.
+which measure, with which parameters, is recorded in :mod:`searchgrade.measures.registry`.
 
 Sums that trec_eval takes rank after rank are taken in the same order here:
 ``np.bincount`` with weights adds each row's entries in array order, and
