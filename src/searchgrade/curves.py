@@ -12,7 +12,7 @@ import numpy as np
 import pandas as pd
 
 from .measures.kernels.cwl import _MODELS, CURVE_FAMILIES, DEPTH, _dense, cwl_gain
-from .measures.kernels.classic import _rbp_gain
+from .measures.kernels.graded import _rbp_gain
 from .measures.names import parse_measure
 from .metrics import Evaluator
 

@@ -20,7 +20,7 @@ per measure family (parameters, cut-off rule, aggregation, kernel, trec_eval
 and pytrec_eval names), :mod:`searchgrade.measures.names` parses names,
 :mod:`searchgrade.measures.options`, :mod:`searchgrade.measures.qrels`, :mod:`searchgrade.measures.ranking`
 and :mod:`searchgrade.measures.dispatch` check the options, index the qrels, rank the
-run and call the kernels of :mod:`searchgrade.measures.kernels.classic`.
+run and call the kernels of :mod:`searchgrade.measures.kernels`.
 
 Measures and formulas
 ---------------------
@@ -85,7 +85,7 @@ Further trec_eval measures are available under their trec_eval names
 ``Rndcg``, ``relative_P_k``, ``set_relative_P``, ``set_map``,
 ``num_nonrel_judged_ret``) and as ``RprecMult(m=x)``, ``RelP@k``, ``SetRelP``,
 ``SetAP``, ``NumNonRelJudgedRet``, ``GMBpref``, ``nDCG_rel``, ``RnDCG``; their
-formulas are in the docstrings of :mod:`searchgrade.measures.kernels.classic`.  ``G``, ``nDCG_rel``
+formulas are in the docstrings of :mod:`searchgrade.measures.kernels`.  ``G``, ``nDCG_rel``
 and ``RnDCG`` take ``gains={g: v}`` as trec_eval's ``G.1=3`` does.  Every binary
 measure takes ``rel=``, and every measure ``judged_only=`` (ir_measures'
 per-measure condensed list).
@@ -191,7 +191,7 @@ import pandas as pd
 
 from . import io as _io
 from .measures.dispatch import by_judged_only, evaluate_ranked, plan
-from .measures.kernels.classic import MIN_GEO_MEAN, Ranked
+from .measures.kernels.base import MIN_GEO_MEAN, Ranked
 from .measures.names import Measure, _trec_form, is_ir_measure, known_measures, parse_measure
 from .measures.params import fmt_value
 from .measures.registry import FAMILIES, REL

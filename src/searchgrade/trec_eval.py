@@ -103,7 +103,7 @@ from typing import Iterator
 import numpy as np
 
 from .measures import dispatch as _dispatch
-from .measures.kernels.classic import MIN_GEO_MEAN, _dense_rank
+from .measures.kernels.base import MIN_GEO_MEAN, _dense_rank
 from .measures.names import LONG_MAX, Measure, _trec_float, trec_expand
 from .measures.options import Options
 from .measures.qrels import _few

@@ -14,7 +14,7 @@ from typing import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from .kernels.classic import Ranked
+from .kernels.base import Ranked
 from .names import Measure, is_ir_measure, parse_measure
 from .options import Options
 from .registry import FAMILIES

@@ -1,6 +1,6 @@
 """Ranking a run: sort every query's documents, flatten them, attach the qrels (private).
 
-:func:`rank` turns ``{qid: {docid: score}}`` into a :class:`~searchgrade.measures.kernels.classic.Ranked`
+:func:`rank` turns ``{qid: {docid: score}}`` into a :class:`~searchgrade.measures.kernels.base.Ranked`
 context: one entry per retrieved document, query by query, in rank order,
 with its qrels grade, plus each query's judged grades best first (the ideal
 ranking).  Order: score descending; ties by docid descending in string order
@@ -17,7 +17,7 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from .kernels.classic import Ranked, _dense_rank
+from .kernels.base import Ranked, _dense_rank
 from .qrels import NONPOOL, QrelsIndex, warn_user
 
 __all__ = ["rank", "sort_rows", "rank_columns"]

@@ -92,7 +92,7 @@ from typing import Callable
 
 import numpy as np
 
-from .classic import _div, _row_scan
+from .base import _div, _row_scan
 
 __all__ = ["DEPTH", "cwl_gain", "CURVE_FAMILIES", "inst", "insq", "bpm", "sdcg",
            "nerr8", "nerr9", "nerr10", "nerr11"]
