@@ -11,12 +11,18 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .measures.kernels.cwl import _MODELS, CURVE_FAMILIES, DEPTH, _dense, cwl_gain
+from .measures.kernels.cwl import DEPTH, _dense, cwl_gain
 from .measures.kernels.graded import _rbp_gain
 from .measures.names import parse_measure
+from .measures.registry import FAMILIES
 from .metrics import Evaluator
 
 __all__ = ["CWLCurves", "cwl", "CURVE_FAMILIES", "DEPTH"]
+
+# The user model of every family whose registry row has one (Family.curve)
+_MODELS = {f.name: f.curve for f in FAMILIES.values() if f.curve is not None}
+#: Families :func:`searchgrade.cwl` draws curves for.
+CURVE_FAMILIES = tuple(_MODELS)
 
 
 @dataclass(frozen=True, repr=False)

@@ -102,6 +102,7 @@ class Family:
     ir: tuple = ()  # IrParam: ir_measures' spellings that differ
     finish: Callable | None = None  # cross-parameter rules: finish(measure text, params, given) -> params
     normal: Callable | None = None  # params -> the params that decide the value (SetF: beta^2), for keys
+    curve: object | None = None  # its C/W/L user model (kernels/cwl.py): searchgrade.cwl draws its curves
 
     def normalised(self, params: dict) -> dict:
         """The parameters as they decide the value: equal normalised parameters, equal values."""
@@ -333,7 +334,8 @@ def _f(name, kernel, doc, params=(), **kw) -> Family:
 
 
 FAMILIES: dict[str, Family] = {f.name: f for f in [
-    _f("P", binary_k.precision, "precision at k", (REL,), cutoff="required", trec=(TrecName("P", "cut", _CUTS),)),
+    _f("P", binary_k.precision, "precision at k", (REL,), cutoff="required", trec=(TrecName("P", "cut", _CUTS),),
+       curve=_cwl_kernels.P_MODEL),
     _f("R", binary_k.recall, "recall at k", (REL,), cutoff="required", trec=(TrecName("recall", "cut", _CUTS),)),
     _f("Hit", binary_k.hit, "1 if a relevant document is in the top k (success)", (REL,), cutoff="required",
        trec=(TrecName("success", "cut", (1, 5, 10)),)),
@@ -348,6 +350,7 @@ FAMILIES: dict[str, Family] = {f.name: f for f in [
     _f("GMAP", binary_k.average_precision, "AP per query, geometric mean over queries", (REL,), agg="gmean",
        trec=(TrecName("gm_map", "plain", per_query=False),)),
     _f("RR", binary_k.reciprocal_rank, "reciprocal rank of the first relevant document", (REL,),
+       curve=_cwl_kernels.RR_MODEL,
        trec=(TrecName("recip_rank", "plain"),)),
     _f("nDCG", graded_k.ndcg, "normalised discounted cumulative gain", (_GAIN, _DISCOUNT, _BASE, _GAINS, _IDEAL),
        graded=True,
@@ -362,7 +365,7 @@ FAMILIES: dict[str, Family] = {f.name: f for f in [
        "graded gain grade / max grade)", check=positive_int), _MAX_GRADE, _RBP_GAINS), graded=True,
        trec=(TrecName("rbp", "pairs", params=("p", "gains"), implied=(("p", 0.9),), pytrec_eval=False,
                       note=_RBP_NOTE),),
-       finish=_rbp_finish),
+       finish=_rbp_finish, curve=_cwl_kernels.RBP_MODEL),
     _f("RBP_resid", graded_k.rbp_resid, "RBP residual: the most unjudged documents could add", (_P, _TAIL), graded=True,
        trec=(TrecName("rbp_resid", "pairs", params=("p",), implied=(("p", 0.9), ("tail", "unjudged")),
                       pytrec_eval=False),)),
@@ -448,8 +451,9 @@ _CWL_GAIN = (_MIN_REL, _MAX_REL)
 
 
 def _cwl(name, kernel, doc, params, **kw) -> Family:
-    """A C/W/L family: graded (gain from min_rel/max_rel), no trec_eval or pytrec_eval counterpart."""
-    return _f(name, kernel, doc, tuple(params) + _CWL_GAIN, graded=True, finish=_cwl_finish, **kw)
+    """A C/W/L family: graded (gain from min_rel/max_rel), its user model, no trec_eval or pytrec_eval counterpart."""
+    return _f(name, kernel, doc, tuple(params) + _CWL_GAIN, graded=True, finish=_cwl_finish,
+              curve=getattr(_cwl_kernels, f"{name}_MODEL"), **kw)
 
 
 FAMILIES.update({f.name: f for f in [
