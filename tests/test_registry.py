@@ -265,3 +265,15 @@ def test_measure_table_lists_every_family_with_its_defaults():
     for name, row in table.iterrows():
         suffix = {"@k required": "@10", "@r (recall level)": "@0.5"}.get(row["cut-off"], "")
         assert sg.parse_measure(name + suffix).family == name
+
+
+def test_the_closed_form_list_of_evaluator_is_the_registrys():
+    """Evaluator's docstring names the families with a closed form under ties="expected" from the registry rows."""
+    import re
+
+    import searchgrade as sg
+
+    doc = " ".join(sg.Evaluator.__doc__.split())
+    listed = re.search(r"exact in closed form for (.*?); other measures", doc).group(1).split(", ")
+    assert listed == [f.name for f in FAMILIES.values() if f.expected]
+    assert "RprecMult" in listed

@@ -157,9 +157,9 @@ qrels
 nDCG gain              linear (the grade), all     linear, as trec_eval        ``ndcg``: linear,
                        grades, log2(rank+1)                                    ``ndcg_burges``: 2^g - 1;
                                                                                grades < rel_lvl dropped
-RBP                    graded gains, rescaled      ir_measures: p=0.8 by       binary at rel_lvl
-                       with uninitialised min/max  default
-                       (undefined for grades > 1)
+RBP                    graded gains, rescaled      ir_measures: p=0.8 by       the raw grade as gain
+                       with uninitialised min/max  default                     (not rescaled, not
+                       (undefined for grades > 1)                              binary)
 ERR gmax               (no ERR)                    ERR@k via gdeval.pl, which  (no ERR)
                                                    fixes gmax = 4 (grades > 4
                                                    refused)
@@ -244,8 +244,7 @@ class Evaluator:
         run dict's order (a stable sort; ranx sorts by score with numpy and keeps
         no documented tie order).  ``"expected"``: the mean of the measure over
         all orders of tied documents (McSherry & Najork 2008), exact in closed
-        form for P, R, Hit, RelP, Rprec, AP, GMAP, RR, nDCG, DCG, CG, RBP,
-        RBP_resid, SDCG, INSQ, Judged/Hole/Unj and the set and count measures;
+        {closed_form};
         other measures raise ValueError naming the measure.
     missing
         ``"ignore"`` (default, trec_eval and ir_measures): queries in the qrels
@@ -324,6 +323,18 @@ class Evaluator:
             raise ValueError(f"measures {other} need a ranking with judged_only={not ctx.judged_only}; "
                              "use evaluate(run)")
         return evaluate_ranked(self.measures, rows, ctx)
+
+
+def _closed_form_text() -> str:
+    """The families with a closed form under ``ties="expected"``, from the registry, wrapped for a docstring."""
+    import textwrap
+
+    names = ", ".join(f.name for f in FAMILIES.values() if f.expected)
+    return textwrap.fill(f"form for {names}", 80, subsequent_indent=" " * 8, break_on_hyphens=False)
+
+
+if Evaluator.__doc__:  # the list comes from the registry rows (Family.expected), so it cannot drift
+    Evaluator.__doc__ = Evaluator.__doc__.replace("{closed_form}", _closed_form_text())
 
 
 def evaluate(qrels, run, measures: Iterable | str, **options) -> pd.DataFrame:
