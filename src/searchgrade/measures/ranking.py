@@ -294,20 +294,7 @@ def rank_columns(qrels, run, *, complete: bool, max_docs: int | None = None,
     seg, rdoc = seg0[order], rdoc[order]
     # each entry's qrels grade (NONPOOL when the qrels do not judge it)
     to_qdoc = np.fromiter((qdoc_code.get(d, -1) for d in run.doc_keys), dtype=np.int64, count=len(run.doc_keys))
-    qd = to_qdoc[rdoc]
-    code = np.full(len(seg), NONPOOL, dtype=np.int64)
-    known = np.flatnonzero(qd >= 0)
-    if len(known) and len(qkey):
-        key = seg[known] * n_qdocs + qd[known]
-        if n * n_qdocs <= _DENSE_KEYS:  # a table of every (row, document): one gather
-            table = np.full(n * n_qdocs, -1, dtype=np.int32)
-            table[qkey] = np.arange(len(qkey), dtype=np.int32)
-            at = table[key]
-            hit = at >= 0
-        else:
-            at = np.minimum(np.searchsorted(qkey, key), len(qkey) - 1)
-            hit = qkey[at] == key
-        code[known[hit]] = qgrade_by_key[at[hit]]
+    code = _grades(seg, to_qdoc[rdoc], qkey, qgrade_by_key, n * n_qdocs, n_qdocs)
     lengths = np.bincount(seg, minlength=n).astype(np.int64)
     if max_docs is not None or judged_only:
         kept = _kept(seg, lengths, code, max_docs, judged_only)
@@ -320,6 +307,29 @@ def rank_columns(qrels, run, *, complete: bool, max_docs: int | None = None,
     qcount = np.bincount(jrow, minlength=n)
     qseg = np.repeat(np.arange(n, dtype=np.int64), qcount)
     return rows, _ranked(n, seg, code, lengths, qseg, jgrade[ideal], qcount, judged_only)
+
+
+def _grades(seg: np.ndarray, qd: np.ndarray, qkey: np.ndarray, qgrade_by_key: np.ndarray, n_keys: int,
+            n_qdocs: int) -> np.ndarray:
+    """Each ranked entry's qrels grade, NONPOOL where the qrels do not judge it.
+
+    seg: the entry's row; qd: its document's qrels code (-1: not in the qrels); qkey (sorted) and
+    qgrade_by_key: the qrels of the rows by key row * n_qdocs + document code.
+    """
+    code = np.full(len(seg), NONPOOL, dtype=np.int64)
+    known = np.flatnonzero(qd >= 0)
+    if len(known) and len(qkey):
+        key = seg[known] * n_qdocs + qd[known]
+        if n_keys <= _DENSE_KEYS:  # a table of every (row, document): one gather
+            table = np.full(n_keys, -1, dtype=np.int32)
+            table[qkey] = np.arange(len(qkey), dtype=np.int32)
+            at = table[key]
+            hit = at >= 0
+        else:
+            at = np.minimum(np.searchsorted(qkey, key), len(qkey) - 1)
+            hit = qkey[at] == key
+        code[known[hit]] = qgrade_by_key[at[hit]]
+    return code
 
 
 def _trec_order(seg: np.ndarray, score: np.ndarray, doc_rank: np.ndarray, rows: int, docs: int) -> np.ndarray:
