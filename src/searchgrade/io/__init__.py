@@ -300,8 +300,8 @@ def write_run(
         if not all(map(math.isfinite, scores)):
             bad = next((d, s) for d, s in zip(docnos, scores) if not math.isfinite(s))
             raise ValueError(f"query {qid} document {bad[0]}: score {bad[1]!r} is not finite")
-        # trec_eval's order (see trec_order): score descending, ties broken by docno descending.
-        ranked = sorted(zip(scores, docnos), reverse=True)[:depth]
+        floats = dict(zip(docnos, scores))
+        ranked = [(floats[docno], docno) for docno in trec_order(floats, depth)]
         # repr() is the shortest text that float() reads back as the identical double.
         out.extend(
             f"{qid} Q0 {docno} {rank} {score!r} {name}\n" for rank, (score, docno) in enumerate(ranked, 1)

@@ -333,7 +333,10 @@ def _grades(seg: np.ndarray, qd: np.ndarray, qkey: np.ndarray, qgrade_by_key: np
 
 
 def _trec_order(seg: np.ndarray, score: np.ndarray, doc_rank: np.ndarray, rows: int, docs: int) -> np.ndarray:
-    """Permutation sorting entries by row, score descending, docid descending (one integer key when it fits)."""
+    """Permutation sorting entries by row, score descending, docid descending (one integer key when it fits).
+
+    The vectorised form of :func:`searchgrade.io.trec_order` over many rows at once.
+    """
     if len(seg) == 0:
         return np.zeros(0, dtype=np.int64)
     by_score = _dense_rank(score)
