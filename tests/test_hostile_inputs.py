@@ -262,3 +262,15 @@ def test_n_beyond_64_bits_is_capped(files, capsys):
     utility = ["-m", "utility.1,-1,0,1"]
     capped = cli(["-N", str(LONG_MAX), *utility, *files], capsys)
     assert cli(["-N", "99999999999999999999", *utility, *files], capsys) == capped
+
+
+def test_input_warning_points_at_the_callers_line(tmp_path):
+    """An InputWarning is attributed to the first frame outside searchgrade (any of its packages), not to io/."""
+    path = tmp_path / "blank.qrels"
+    path.write_text("q1 0 d1 1\n\nq1 0 d2 0\n")
+    import searchgrade
+
+    for read in (read_qrels, lambda p: searchgrade.evaluate(p, {"q1": {"d1": 1.0}}, ["P@1"])):
+        with pytest.warns(InputWarning) as caught:
+            read(path)
+        assert [w.filename for w in caught if w.category is InputWarning] == [__file__]
