@@ -126,7 +126,7 @@ def main(argv=None) -> int:
                         help="bulk reader engine: auto (pyarrow when installed) or pandas (as without pyarrow)")
     args = parser.parse_args(argv)
     if args.engine == "pandas":
-        from searchgrade import _trec_bulk
+        from searchgrade.io import bulk as _trec_bulk
 
         _trec_bulk._pyarrow = lambda: None  # the code path of an installation without pyarrow
     warnings.simplefilter("error", sg.InputWarning)  # the plain files must read without a warning

@@ -1,4 +1,4 @@
-"""C/W/L measures (searchgrade._cwl, searchgrade.curves): names and parameters, hand-worked values, curve identities, the direct
+"""C/W/L measures (searchgrade.measures.kernels.cwl, searchgrade.curves): names and parameters, hand-worked values, curve identities, the direct
 kernels of P, RR and RBP in C/W/L form, closed-form tails against rank-by-rank curves, ties and missing queries."""
 import itertools
 import math
@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 import searchgrade as sg
 from searchgrade.curves import CURVE_FAMILIES, DEPTH, cwl
-from searchgrade._names import parse_measure
-from searchgrade._registry import FAMILIES
+from searchgrade.measures.names import parse_measure
+from searchgrade.measures.registry import FAMILIES
 
 CWL_FAMILIES = ["INST", "INSQ", "BPM", "SDCG", "NERR8", "NERR9", "NERR10", "NERR11"]
 DOCS = [f"d{i}" for i in range(12)]

@@ -139,7 +139,7 @@ def test_natural_order_fast_path_equals_natural_key():
     """QrelsIndex sorts ids of the form text + digits with a cheaper key: the same order as natural_key."""
     import random
 
-    from searchgrade._qrels import natural_key, natural_sorted
+    from searchgrade.measures.qrels import natural_key, natural_sorted
 
     rng = random.Random(7)
     prefixes = ["q", "Q", "doc_", "", "a-b", "질의", "q²"]

@@ -11,8 +11,10 @@ import numpy as np
 import pytest
 
 import searchgrade as sg
-from searchgrade import _sources, _trec_bulk, _trec_text
-from searchgrade._names import trec_expand
+from searchgrade.io import sources as _sources
+from searchgrade.io import bulk as _trec_bulk
+from searchgrade.io import text as _trec_text
+from searchgrade.measures.names import trec_expand
 from searchgrade.io import FormatError, InputWarning, load_qrels, load_run, parse_qrels, read_qrels
 from searchgrade.trec_eval import main
 from test_io import QRELS_BAD, RUN_BAD
@@ -236,7 +238,6 @@ def test_cli_reports_blank_qrels_lines(tmp_path, files, capsys):
 
 
 # ================================== needs searchgrade/trec_eval.py (its helper's change): relstring, official.N
-@pytest.mark.xfail(strict=True, reason="trec_eval.py sizes relstring's column by N, not by the run")
 def test_relstring_memory_follows_the_run_not_n(files, capsys):
     import tracemalloc
     tracemalloc.start()
@@ -247,20 +248,29 @@ def test_relstring_memory_follows_the_run_not_n(files, capsys):
     assert peak < 5 << 20
 
 
-@pytest.mark.xfail(strict=True, reason="trec_eval.py: relstring.1e19 overflows int64 (OverflowError)")
 def test_relstring_beyond_64_bits_is_no_traceback(files, capsys):
     status, out, err = cli(["-q", "-m", "relstring.1e19", *files], capsys)
     assert "Traceback" not in err and (status != 0 and "relstring" in err or "'21'" in out)
 
 
-@pytest.mark.xfail(strict=True, reason="trec_eval.py: official.5 is reported as an unknown measure")
 def test_a_set_of_measures_takes_no_parameter(files, capsys):
     status, _, err = cli(["-m", "official.5", *files], capsys)
     assert status != 0 and "official" in err and "unknown measure" not in err and "no parameter" in err
 
 
-@pytest.mark.xfail(strict=True, reason="trec_eval.py: -N beyond 64 bits is not capped at 2**63-1 as atol does")
 def test_n_beyond_64_bits_is_capped(files, capsys):
     utility = ["-m", "utility.1,-1,0,1"]
     capped = cli(["-N", str(LONG_MAX), *utility, *files], capsys)
     assert cli(["-N", "99999999999999999999", *utility, *files], capsys) == capped
+
+
+def test_input_warning_points_at_the_callers_line(tmp_path):
+    """An InputWarning is attributed to the first frame outside searchgrade (any of its packages), not to io/."""
+    path = tmp_path / "blank.qrels"
+    path.write_text("q1 0 d1 1\n\nq1 0 d2 0\n")
+    import searchgrade
+
+    for read in (read_qrels, lambda p: searchgrade.evaluate(p, {"q1": {"d1": 1.0}}, ["P@1"])):
+        with pytest.warns(InputWarning) as caught:
+            read(path)
+        assert [w.filename for w in caught if w.category is InputWarning] == [__file__]

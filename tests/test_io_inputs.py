@@ -16,7 +16,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from searchgrade import _trec_bulk, _trec_text
+from searchgrade.io import bulk as _trec_bulk
+from searchgrade.io import text as _trec_text
 from searchgrade.io import (
     FormatError,
     InputWarning,

@@ -1,9 +1,10 @@
-"""The one JSON Lines reader (searchgrade._jsonl) and the one error family of its three callers."""
+"""The one JSON Lines reader (searchgrade.io.jsonl) and the one error family of its three callers."""
 import pickle
 
 import pytest
 
-from searchgrade import _jsonl, judges, rag
+from searchgrade import judges, rag
+from searchgrade.io import jsonl as _jsonl
 from searchgrade.collections import CollectionFormatError
 from searchgrade.collections.beir import read_jsonl as beir_read_jsonl
 from searchgrade.io import FormatError

@@ -9,13 +9,11 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PKG = ROOT / "src" / "searchgrade"
-PUBLIC_CORE = ["__init__", "__main__", "io", "metrics", "curves", "trec_eval", "comparison", "variants",
-               "checksums"]
-# core packages: analysis modules grown into folders (each file is core)
-CORE_PACKAGES = ["judges", "rag", "stats"]
-# the core's private helper modules (a leading underscore) are core too; a package's files are named pkg/module
-CORE = (PUBLIC_CORE + sorted(p.stem for p in PKG.glob("_*.py") if p.stem not in ("__init__", "__main__"))
-        + sorted(f"{pkg}/{p.stem}" for pkg in CORE_PACKAGES for p in (PKG / pkg).glob("*.py")))
+PUBLIC_CORE = ["__init__", "__main__", "metrics", "curves", "trec_eval", "comparison", "variants", "checksums"]
+# core packages: the measures (registry, names, ranking, kernels), reading and writing (io) and the analyses;
+# each file is core, named pkg/module (a nested package pkg/sub/module)
+CORE_PACKAGES = ["io", "measures", "measures/kernels", "judges", "rag", "stats"]
+CORE = PUBLIC_CORE + sorted(f"{pkg}/{p.stem}" for pkg in CORE_PACKAGES for p in (PKG / pkg).glob("*.py"))
 SUBPACKAGES = {"collections", "retrieval", "report", "book"}
 THIRD_PARTY_CORE = {"numpy", "pandas", "scipy"}
 
@@ -65,6 +63,12 @@ def test_collections_and_retrieval_do_not_import_the_book(sub):
             assert not (level == 2 and module.split(".")[0] == "book"), f"{path.name} imports searchgrade.book"
 
 
+def test_report_never_imports_matplotlib():
+    for path in (PKG / "report").glob("*.py"):
+        for module, _ in _imports(path, top_level_only=False):
+            assert module.split(".")[0] != "matplotlib", f"report/{path.name} imports matplotlib"
+
+
 def test_collections_do_not_import_retrieval():
     for path in (PKG / "collections").glob("*.py"):
         for module, level in _imports(path, top_level_only=False):
@@ -101,11 +105,12 @@ def test_py_typed_and_version():
 
 
 def test_package_folders_are_the_architecture():
-    modules = {p.stem for p in PKG.glob("*.py") if not p.stem.startswith("_") or p.stem.startswith("__")}
-    assert modules == set(PUBLIC_CORE)
-    folders = {p.name for p in PKG.iterdir() if p.is_dir() and p.name != "__pycache__"}
-    assert folders == SUBPACKAGES | set(CORE_PACKAGES)
-    for sub in folders:
+    modules = {p.stem for p in PKG.glob("*.py")}
+    assert modules == set(PUBLIC_CORE), "no flat private modules: helpers live in a package named for what they hold"
+    folders = {p.relative_to(PKG).as_posix() for p in PKG.rglob("*") if p.is_dir() and p.name != "__pycache__"}
+    assert SUBPACKAGES | set(CORE_PACKAGES) <= folders
+    assert {f for f in folders if "/" not in f} == SUBPACKAGES | {p for p in CORE_PACKAGES if "/" not in p}
+    for sub in SUBPACKAGES | set(CORE_PACKAGES):
         assert (PKG / sub / "__init__.py").is_file()
 
 
@@ -194,7 +199,7 @@ def test_cycle_finder_finds_a_cycle_through_a_function_level_import():
 def test_graph_counts_imports_inside_functions():
     graph = import_graph()
     assert "searchgrade.retrieval.dense" in graph["searchgrade.judges.embedding"]  # imported inside a method
-    assert "searchgrade._cwl" in graph["searchgrade._registry"]
+    assert "searchgrade.measures.kernels.cwl" in graph["searchgrade.measures.registry"]
 
 
 def test_no_import_cycles():
@@ -209,7 +214,6 @@ MAX_FUNCTION_LINES = 60
 # Functions still over the limit in modules other sessions are reworking; the lead empties this list.
 # (module path relative to src/searchgrade, function name): lines when listed
 KNOWN_LONG = {
-    ("_ranking.py", "rank_columns"): 63,
     ("retrieval/sparse.py", "batch_top_k"): 72,
 }
 

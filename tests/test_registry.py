@@ -9,9 +9,9 @@ import numpy as np
 import pytest
 
 import searchgrade as sg
-from searchgrade._names import known_measures, parse_measure, trec_expand
-from searchgrade._params import Param
-from searchgrade._registry import COMMON, FAMILIES, TREC_ORDER, TREC_SETS, family, trec_root
+from searchgrade.measures.names import known_measures, parse_measure, trec_expand
+from searchgrade.measures.params import Param
+from searchgrade.measures.registry import COMMON, FAMILIES, TREC_ORDER, TREC_SETS, family, trec_root
 from searchgrade.book import lineup
 
 QRELS = {"q1": {"a": 2, "b": 0, "c": 1, "d": 1, "x": -1}}
@@ -265,3 +265,15 @@ def test_measure_table_lists_every_family_with_its_defaults():
     for name, row in table.iterrows():
         suffix = {"@k required": "@10", "@r (recall level)": "@0.5"}.get(row["cut-off"], "")
         assert sg.parse_measure(name + suffix).family == name
+
+
+def test_the_closed_form_list_of_evaluator_is_the_registrys():
+    """Evaluator's docstring names the families with a closed form under ties="expected" from the registry rows."""
+    import re
+
+    import searchgrade as sg
+
+    doc = " ".join(sg.Evaluator.__doc__.split())
+    listed = re.search(r"exact in closed form for (.*?); other measures", doc).group(1).split(", ")
+    assert listed == [f.name for f in FAMILIES.values() if f.expected]
+    assert "RprecMult" in listed

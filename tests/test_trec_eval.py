@@ -244,7 +244,7 @@ def test_columns_and_dicts_rank_alike(trec_dir, tmp_path):
     import numpy as np
 
     import searchgrade as sg
-    from searchgrade._ranking import rank_columns
+    from searchgrade.measures.ranking import rank_columns
     from searchgrade.io import _load_columns
 
     rng = np.random.default_rng(5)

@@ -1,7 +1,7 @@
 """C/W/L curves: C(i), W(i) and L(i) of a measure over the ranks of one list (:func:`cwl`, :class:`CWLCurves`).
 
 The user models and the conventions (depth, gain of a grade, ties) are those of the
-C/W/L kernels in :mod:`searchgrade._cwl`; this module draws them rank by rank for a
+C/W/L kernels in :mod:`searchgrade.measures.kernels.cwl`; this module draws them rank by rank for a
 reader, on top of the measure parser and the :class:`~searchgrade.metrics.Evaluator`.
 """
 from __future__ import annotations
@@ -11,12 +11,18 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from ._cwl import _MODELS, CURVE_FAMILIES, DEPTH, _dense, cwl_gain
-from ._measures import _rbp_gain
-from ._names import parse_measure
+from .measures.kernels.cwl import DEPTH, _dense, cwl_gain
+from .measures.kernels.graded import _rbp_gain
+from .measures.names import parse_measure
+from .measures.registry import FAMILIES
 from .metrics import Evaluator
 
 __all__ = ["CWLCurves", "cwl", "CURVE_FAMILIES", "DEPTH"]
+
+# The user model of every family whose registry row has one (Family.curve)
+_MODELS = {f.name: f.curve for f in FAMILIES.values() if f.curve is not None}
+#: Families :func:`searchgrade.cwl` draws curves for.
+CURVE_FAMILIES = tuple(_MODELS)
 
 
 @dataclass(frozen=True, repr=False)

@@ -15,12 +15,12 @@ Public functions: :func:`evaluate` (per-query table), :func:`mean` (the
 summary in one call), :func:`aggregate` (the summary of a per-query table),
 :func:`score_ranking` (one ranked list), :class:`Evaluator` (qrels and
 measures prepared once for many runs), :func:`parse_measure`,
-:func:`known_measures`.  Inside, :mod:`searchgrade._registry` holds one entry
+:func:`known_measures`.  Inside, :mod:`searchgrade.measures.registry` holds one entry
 per measure family (parameters, cut-off rule, aggregation, kernel, trec_eval
-and pytrec_eval names), :mod:`searchgrade._names` parses names,
-:mod:`searchgrade._options`, :mod:`searchgrade._qrels`, :mod:`searchgrade._ranking`
-and :mod:`searchgrade._dispatch` check the options, index the qrels, rank the
-run and call the kernels of :mod:`searchgrade._measures`.
+and pytrec_eval names), :mod:`searchgrade.measures.names` parses names,
+:mod:`searchgrade.measures.options`, :mod:`searchgrade.measures.qrels`, :mod:`searchgrade.measures.ranking`
+and :mod:`searchgrade.measures.dispatch` check the options, index the qrels, rank the
+run and call the kernels of :mod:`searchgrade.measures.kernels`.
 
 Measures and formulas
 ---------------------
@@ -85,7 +85,7 @@ Further trec_eval measures are available under their trec_eval names
 ``Rndcg``, ``relative_P_k``, ``set_relative_P``, ``set_map``,
 ``num_nonrel_judged_ret``) and as ``RprecMult(m=x)``, ``RelP@k``, ``SetRelP``,
 ``SetAP``, ``NumNonRelJudgedRet``, ``GMBpref``, ``nDCG_rel``, ``RnDCG``; their
-formulas are in the docstrings of :mod:`searchgrade._measures`.  ``G``, ``nDCG_rel``
+formulas are in the docstrings of :mod:`searchgrade.measures.kernels`.  ``G``, ``nDCG_rel``
 and ``RnDCG`` take ``gains={g: v}`` as trec_eval's ``G.1=3`` does.  Every binary
 measure takes ``rel=``, and every measure ``judged_only=`` (ir_measures'
 per-measure condensed list).
@@ -157,9 +157,9 @@ qrels
 nDCG gain              linear (the grade), all     linear, as trec_eval        ``ndcg``: linear,
                        grades, log2(rank+1)                                    ``ndcg_burges``: 2^g - 1;
                                                                                grades < rel_lvl dropped
-RBP                    graded gains, rescaled      ir_measures: p=0.8 by       binary at rel_lvl
-                       with uninitialised min/max  default
-                       (undefined for grades > 1)
+RBP                    graded gains, rescaled      ir_measures: p=0.8 by       the raw grade as gain
+                       with uninitialised min/max  default                     (not rescaled, not
+                       (undefined for grades > 1)                              binary)
 ERR gmax               (no ERR)                    ERR@k via gdeval.pl, which  (no ERR)
                                                    fixes gmax = 4 (grades > 4
                                                    refused)
@@ -190,14 +190,14 @@ import numpy as np
 import pandas as pd
 
 from . import io as _io
-from ._dispatch import by_judged_only, evaluate_ranked, plan
-from ._measures import MIN_GEO_MEAN, Ranked
-from ._names import Measure, _trec_form, is_ir_measure, known_measures, parse_measure
-from ._params import fmt_value
-from ._registry import FAMILIES, REL
-from ._options import MISSING, TIES, Options
-from ._qrels import QrelsIndex, warn_user
-from ._ranking import rank as _rank
+from .measures.dispatch import by_judged_only, evaluate_ranked, plan
+from .measures.kernels.base import MIN_GEO_MEAN, Ranked
+from .measures.names import Measure, _trec_form, is_ir_measure, known_measures, parse_measure
+from .measures.params import fmt_value
+from .measures.registry import FAMILIES, REL
+from .measures.options import MISSING, TIES, Options
+from .measures.qrels import QrelsIndex, warn_user
+from .measures.ranking import rank as _rank
 
 __all__ = [
     "Measure",
@@ -244,8 +244,7 @@ class Evaluator:
         run dict's order (a stable sort; ranx sorts by score with numpy and keeps
         no documented tie order).  ``"expected"``: the mean of the measure over
         all orders of tied documents (McSherry & Najork 2008), exact in closed
-        form for P, R, Hit, RelP, Rprec, AP, GMAP, RR, nDCG, DCG, CG, RBP,
-        RBP_resid, SDCG, INSQ, Judged/Hole/Unj and the set and count measures;
+        {closed_form};
         other measures raise ValueError naming the measure.
     missing
         ``"ignore"`` (default, trec_eval and ir_measures): queries in the qrels
@@ -324,6 +323,18 @@ class Evaluator:
             raise ValueError(f"measures {other} need a ranking with judged_only={not ctx.judged_only}; "
                              "use evaluate(run)")
         return evaluate_ranked(self.measures, rows, ctx)
+
+
+def _closed_form_text() -> str:
+    """The families with a closed form under ``ties="expected"``, from the registry, wrapped for a docstring."""
+    import textwrap
+
+    names = ", ".join(f.name for f in FAMILIES.values() if f.expected)
+    return textwrap.fill(f"form for {names}", 80, subsequent_indent=" " * 8, break_on_hyphens=False)
+
+
+if Evaluator.__doc__:  # the list comes from the registry rows (Family.expected), so it cannot drift
+    Evaluator.__doc__ = Evaluator.__doc__.replace("{closed_form}", _closed_form_text())
 
 
 def evaluate(qrels, run, measures: Iterable | str, **options) -> pd.DataFrame:
@@ -451,7 +462,7 @@ def _param_text(p) -> str:
 def measure_table() -> pd.DataFrame:
     """Every measure family of the registry: meaning, parameters (with defaults), cut-off, aggregation, names.
 
-    One row per family, generated from :mod:`searchgrade._registry`, so it lists
+    One row per family, generated from :mod:`searchgrade.measures.registry`, so it lists
     exactly what :func:`parse_measure` accepts.  ``rel`` (the grade counted as
     relevant; default: the evaluation's ``rel_level``) is named without its
     meaning, and ``judged_only`` (every family) is not repeated.  ``ties="expected"`` says whether the family has a closed

@@ -26,7 +26,7 @@ getopt_long reads them (letters combine, ``-M5`` or ``-M 5``, long forms such as
                   readers skip or ignore is reported on standard error
 
 Every measure, its parameters, defaults, printed names and print order come from the measure
-registry (:mod:`searchgrade._registry`, :func:`searchgrade._names.trec_expand`): a ``-m``
+registry (:mod:`searchgrade.measures.registry`, :func:`searchgrade.measures.names.trec_expand`): a ``-m``
 argument is read as trec_eval reads it, long cut-offs truncated (``23.4`` is 23), sorted,
 each printed as ``root_k``; float cut-offs printed ``root_%3.2f``; other parameters printed
 verbatim after ``root_`` (``set_F_0.5``, ``rbp_p=0.95``).  Gains per grade are set as
@@ -102,13 +102,13 @@ from typing import Iterator
 
 import numpy as np
 
-from . import _dispatch
-from ._measures import MIN_GEO_MEAN, _dense_rank
-from ._names import Measure, trec_expand
-from ._options import Options
-from ._qrels import _few
-from ._ranking import rank_columns
-from ._registry import TREC_ORDER, TREC_SETS, trec_root
+from .measures import dispatch as _dispatch
+from .measures.kernels.base import MIN_GEO_MEAN, _dense_rank
+from .measures.names import LONG_MAX, Measure, _trec_float, trec_expand
+from .measures.options import Options
+from .measures.qrels import _few
+from .measures.ranking import rank_columns
+from .measures.registry import TREC_ORDER, TREC_SETS, trec_root
 from .io import _load_columns
 
 __all__ = ["main", "run_trec_eval", "UsageError"]
@@ -146,6 +146,8 @@ def _requests(requested: list[str]) -> list[tuple[str, str | None]]:
                 chosen.setdefault(root, None)
             continue
         root, dot, text = arg.partition(".")
+        if root in TREC_SETS:
+            raise UsageError(f"measure {arg!r}: {root} names a set of measures and takes no parameters")
         if root not in TREC_ORDER:
             known = ", ".join(list(TREC_SETS) + list(TREC_ORDER))
             raise UsageError(f"unknown measure {root!r}; known: {known}")
@@ -173,12 +175,16 @@ def _lines(root: str, text: str | None, rel: int, n_docs: int | None = None) -> 
         length = RELSTRING_LENGTH
         if text is not None:
             values = text.split(",")
+            if len(values) != 1:
+                raise UsageError(f"measure {where}: one length expected")
             try:
-                (length,) = [float(v) for v in values]
-            except ValueError:
-                raise UsageError(f"measure {where}: one length expected") from None
+                length = _trec_float(where, values[0])
+            except ValueError as err:
+                raise UsageError(str(err)) from None
+            if not math.isfinite(length):
+                raise UsageError(f"measure {where}: the length must be a finite number")
         return [_Line(root if text is None else f"{root}_{text}", kind="relstring", summary=False,
-                      length=max(0, int(length)))]
+                      length=max(0, min(int(length), LONG_MAX)))]  # atol saturates at LONG_MAX
     try:
         expanded = trec_expand(root, text, rel, n_docs)
     except ValueError as err:
@@ -297,9 +303,7 @@ def _float_width(x: np.ndarray) -> int:
 
 
 def _cell_width(line: _Line, values: dict) -> int:
-    """The widest value text of one printed column."""
-    if line.kind == "relstring":
-        return line.length + 2
+    """The widest value text of one printed column other than relstring."""
     x = values[line]
     if line.kind == "long":
         return max(len(str(int(v))) for v in (x.min(initial=0), x.max(initial=0)))
@@ -331,7 +335,10 @@ def _query_lines(plan: list[_Line], rows: list, values: dict, strings: list | No
     at = 0
     for run in runs:
         prefix = _cells([f"{line.name:<22s}\t" for line in run])
-        width = max(_cell_width(line, values) for line in run)
+        if run[0].kind == "relstring":  # sized by the run's longest string, not by N
+            width = max(map(len, strings or []), default=0) + 2
+        else:
+            width = max(_cell_width(line, values) for line in run)
         length = prefix.shape[1] + qids.shape[1] + width + 2
         layout.append((run, prefix, width, at, length))
         at += length * len(run)
@@ -525,7 +532,7 @@ def _positive(letter: str, text: str) -> int:
         raise UsageError(f"option -{letter} needs an integer, not {text!r}") from None
     if value < 1:
         raise UsageError(f"option -{letter} must be at least 1, not {value}")
-    return value
+    return min(value, LONG_MAX)  # atol saturates at LONG_MAX
 
 
 def _parse_args(argv: list[str]) -> dict:

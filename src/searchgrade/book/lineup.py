@@ -29,7 +29,8 @@ from dataclasses import replace
 import numpy as np
 import pandas as pd
 
-from .. import _registry, metrics
+from .. import metrics
+from ..measures import registry as _registry
 from ..io import trec_order
 from ..report.analyses import (  # noqa: F401  (re-exported: the report's analyses, used by the chapters)
     CandidateCeiling,
@@ -158,7 +159,7 @@ def context_dependent(questions: Mapping[str, str], anywhere: bool = False) -> d
 # ---------------------------------------------------------------------------
 # cross-check with pytrec_eval
 
-#: Families crosschecked against pytrec_eval here (its names come from the registry, searchgrade._registry).
+#: Families crosschecked against pytrec_eval here (its names come from the registry, searchgrade.measures.registry).
 _CROSSCHECKED = ("P", "R", "Hit", "nDCG", "AP", "RR")
 
 

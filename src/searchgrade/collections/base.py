@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..io import FormatError
+from ..io.types import Qrels
 
 __all__ = [
     "Collection",
@@ -37,7 +38,6 @@ __all__ = [
     "qrels_statistics",
 ]
 
-Qrels = dict[str, dict[str, int]]
 _PathLike = str | os.PathLike
 
 

@@ -5,7 +5,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from .. import _jsonl
+from ..io import jsonl as _jsonl
 from .base import Collection, CollectionFormatError, _PathLike, register
 
 __all__ = ["load_beir", "read_jsonl"]

@@ -29,6 +29,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from ..io.types import Qrels
 from .base import Collection, CollectionFormatError, _read_text_lines, _require, register
 
 __all__ = [
@@ -40,7 +41,6 @@ __all__ = [
     "CRANFIELD_CONVENTION",
 ]
 
-Qrels = dict[str, dict[str, int]]
 
 _DOC_FIELDS = (".T", ".A", ".B", ".W")
 

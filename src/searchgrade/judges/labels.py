@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
-from .._jsonl import read_jsonl
-from .._report import FormatError
+from ..io.jsonl import read_jsonl
+from ..io.errors import FormatError
 from ..io import trec_order
 from .base import GRADES, Pair
 from .pooling import _check_depth, _check_runs

@@ -9,9 +9,8 @@ from collections.abc import Mapping
 import pandas as pd
 
 from ..io import trec_order
+from ..io.types import Qrels, Run
 
-Qrels = dict[str, dict[str, int]]
-Run = dict[str, dict[str, float]]
 Pool = dict[str, set[str]]
 
 

@@ -6,7 +6,7 @@ import os
 from collections.abc import Callable, Iterable, Mapping
 from typing import Any
 
-from .._jsonl import read_jsonl
+from ..io.jsonl import read_jsonl
 from .items import check_item
 from .schema import EVIDENCE_FIELDS, ITEM_FIELDS, EvalSetError, Problem
 

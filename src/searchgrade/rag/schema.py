@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from .._report import FormatError
+from ..io.errors import FormatError
 
 
 #: Question types, by how the evidence has to be combined (seed 003's eight types).

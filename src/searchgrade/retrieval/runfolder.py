@@ -17,7 +17,8 @@ from pathlib import Path
 from ..checksums import sha256 as _checksum
 from ..collections import Collection
 from ..io import FormatError, read_run
-from .runs import MANIFEST, Run
+from ..io.types import Run
+from .runs import MANIFEST
 from .sources import collection_hash
 
 __all__ = ["RunFolder", "read_runs", "others", "remove_others", "refresh_records"]

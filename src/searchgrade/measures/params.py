@@ -1,6 +1,6 @@
 """Typed measure parameters: what a value may be, and how text or a Python value becomes one (private).
 
-A :class:`Param` belongs to a measure family in :mod:`searchgrade._registry`, so
+A :class:`Param` belongs to a measure family in :mod:`searchgrade.measures.registry`, so
 a check belongs to one family's parameter: ``b`` is nDCG's log base and
 Utility's worth of a non-relevant retrieved document, each checked as what it
 is.  ``Param.coerce`` turns what the user wrote -- text from a measure name

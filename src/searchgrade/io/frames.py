@@ -18,8 +18,8 @@ from itertools import islice, repeat
 import numpy as np
 import pandas as pd
 
-from ._report import FormatError
-from ._trec_text import GRADE_MAX, GRADE_MIN
+from .errors import FormatError
+from .text import GRADE_MAX, GRADE_MIN
 
 QRELS_ROLES = {"query_id": ("query_id", "qid"), "doc_id": ("doc_id", "docno"),
                "relevance": ("relevance", "rel", "label")}

@@ -49,9 +49,12 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from . import _frames, _trec_bulk, _trec_text
-from ._report import FormatError, InputWarning, LineSet, ReadReport
-from ._sources import decode, is_source, raw_bytes, read_source
+from . import frames as _frames
+from . import bulk as _trec_bulk
+from . import text as _trec_text
+from .types import Qrels, Run
+from .errors import FormatError, InputWarning, LineSet, ReadReport
+from .sources import decode, is_source, raw_bytes, read_source
 
 __all__ = [
     "FormatError",
@@ -72,11 +75,6 @@ __all__ = [
     "write_qrels",
 ]
 
-for _cls in (FormatError, InputWarning, LineSet, ReadReport):
-    _cls.__module__ = __name__  # documented and pickled as searchgrade.io.<name>
-
-Qrels = dict[str, dict[str, int]]
-Run = dict[str, dict[str, float]]
 
 
 class LoadedQrels(NamedTuple):
@@ -302,8 +300,8 @@ def write_run(
         if not all(map(math.isfinite, scores)):
             bad = next((d, s) for d, s in zip(docnos, scores) if not math.isfinite(s))
             raise ValueError(f"query {qid} document {bad[0]}: score {bad[1]!r} is not finite")
-        # trec_eval's order (see trec_order): score descending, ties broken by docno descending.
-        ranked = sorted(zip(scores, docnos), reverse=True)[:depth]
+        floats = dict(zip(docnos, scores))
+        ranked = [(floats[docno], docno) for docno in trec_order(floats, depth)]
         # repr() is the shortest text that float() reads back as the identical double.
         out.extend(
             f"{qid} Q0 {docno} {rank} {score!r} {name}\n" for rank, (score, docno) in enumerate(ranked, 1)

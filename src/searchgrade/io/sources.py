@@ -8,7 +8,7 @@ import stat
 import sys
 import zlib
 
-from ._report import FormatError
+from .errors import FormatError
 
 STDIN = "-"
 GZIP_MAGIC = b"\x1f\x8b"

@@ -3,7 +3,7 @@
 It reads a file only when every line is a plain data line (6 fields in a run, 4 in qrels;
 blank lines only at the end), every score a finite number and every rank and grade a
 64-bit integer, no document twice in a query.  On anything else it returns None and the
-caller reads the text with the strict line-by-line reader of :mod:`searchgrade._trec_text`,
+caller reads the text with the strict line-by-line reader of :mod:`searchgrade.io.text`,
 which defines the rules and names the line of any error.  Both give identical results on
 what both read (``tests/test_io_inputs.py`` checks this on generated text, for each engine).
 
@@ -23,8 +23,8 @@ from typing import NamedTuple
 import numpy as np
 import pandas as pd
 
-from ._frames import nest
-from ._report import LineSet, ReadReport
+from .frames import nest
+from .errors import LineSet, ReadReport
 
 MIN_BYTES = 1 << 15  # below this the line-by-line reader is faster than starting a bulk reader
 _THREADS_FROM = 1 << 23  # from 8 MB on, pyarrow parses blocks of 4 MB on its threads

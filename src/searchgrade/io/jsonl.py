@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from ._report import FormatError
+from .errors import FormatError
 
 
 def read_jsonl(path: str | os.PathLike, error: type[FormatError] = FormatError, *,

@@ -1,16 +1,16 @@
 """The measure registry: one entry per measure family, the single source of what searchgrade knows (private).
 
-Each :class:`Family` holds its typed parameters (:class:`~searchgrade._params.Param`),
+Each :class:`Family` holds its typed parameters (:class:`~searchgrade.measures.params.Param`),
 cut-off rule, aggregation over queries, whether ``ties="expected"`` has a closed
-form, whether it is graded, its kernel (:mod:`searchgrade._measures`), the
+form, whether it is graded, its kernel (:mod:`searchgrade.measures.kernels`), the
 trec_eval names it prints under (:class:`TrecName`, with trec_eval's default
 cut-offs and parameters, read from trec_eval 10.0's ``m_*.c`` files), what
 pytrec_eval calls it, and how ir_measures spells its parameters.
 
 Everything else is derived from here: the name parser and ``known_measures()``
-(:mod:`searchgrade._names`), the pytrec_eval cross-check map in
+(:mod:`searchgrade.measures.names`), the pytrec_eval cross-check map in
 :mod:`searchgrade.book.lineup`, and trec_eval's measure tables (:func:`trec_root`,
-:data:`TREC_ORDER`, :meth:`Family.trec_name`, :func:`searchgrade._names.trec_expand`).
+:data:`TREC_ORDER`, :meth:`Family.trec_name`, :func:`searchgrade.measures.names.trec_expand`).
 
 How trec_eval prints a value's name (``meas_init.c``): long cut-offs as
 ``root_k`` (``P_10``), float cut-offs as ``root_%3.2f`` (``iprec_at_recall_0.10``,
@@ -21,7 +21,7 @@ the defaults are used (``set_F``, ``rbp``).  The relevance level (``-l``),
 judged-only (``-J``) and the collection size (``-N``) are options of the whole
 trec_eval run, not part of a name.  :data:`TREC_ORDER` is the order trec_eval prints
 its measures in and :data:`TREC_SETS` its named sets (``official``, ``set``,
-``all_trec``); :func:`searchgrade._names.trec_expand` reads a ``-m`` argument as
+``all_trec``); :func:`searchgrade.measures.names.trec_expand` reads a ``-m`` argument as
 trec_eval reads it.
 """
 from __future__ import annotations
@@ -29,9 +29,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable
 
-from . import _cwl as _cwl_kernels
-from . import _measures as k
-from ._params import (Param, above_one, finite, fmt_value, gain_map, open_unit, positive, positive_int,
+from .kernels import cwl as _cwl_kernels
+from .kernels import binary as binary_k, graded as graded_k, trec_walk as trec_walk_k
+from .params import (Param, above_one, finite, fmt_value, gain_map, open_unit, positive, positive_int,
                       recall_levels)
 
 __all__ = ["TrecName", "IrParam", "Family", "FAMILIES", "ALIASES", "COMMON", "TREC_ORDER", "TREC_SETS",
@@ -102,6 +102,7 @@ class Family:
     ir: tuple = ()  # IrParam: ir_measures' spellings that differ
     finish: Callable | None = None  # cross-parameter rules: finish(measure text, params, given) -> params
     normal: Callable | None = None  # params -> the params that decide the value (SetF: beta^2), for keys
+    curve: object | None = None  # its C/W/L user model (kernels/cwl.py): searchgrade.cwl draws its curves
 
     def normalised(self, params: dict) -> dict:
         """The parameters as they decide the value: equal normalised parameters, equal values."""
@@ -333,95 +334,97 @@ def _f(name, kernel, doc, params=(), **kw) -> Family:
 
 
 FAMILIES: dict[str, Family] = {f.name: f for f in [
-    _f("P", k.precision, "precision at k", (REL,), cutoff="required", trec=(TrecName("P", "cut", _CUTS),)),
-    _f("R", k.recall, "recall at k", (REL,), cutoff="required", trec=(TrecName("recall", "cut", _CUTS),)),
-    _f("Hit", k.hit, "1 if a relevant document is in the top k (success)", (REL,), cutoff="required",
+    _f("P", binary_k.precision, "precision at k", (REL,), cutoff="required", trec=(TrecName("P", "cut", _CUTS),),
+       curve=_cwl_kernels.P_MODEL),
+    _f("R", binary_k.recall, "recall at k", (REL,), cutoff="required", trec=(TrecName("recall", "cut", _CUTS),)),
+    _f("Hit", binary_k.hit, "1 if a relevant document is in the top k (success)", (REL,), cutoff="required",
        trec=(TrecName("success", "cut", (1, 5, 10)),)),
-    _f("RelP", k.relative_precision, "relevant in top k / min(k, R)", (REL,), cutoff="required",
+    _f("RelP", binary_k.relative_precision, "relevant in top k / min(k, R)", (REL,), cutoff="required",
        trec=(TrecName("relative_P", "cut", _CUTS),)),
-    _f("Rprec", k.r_precision, "precision after R documents", (REL,), cutoff="none", trec=(TrecName("Rprec", "plain"),)),
-    _f("RprecMult", k.rprec_mult, "precision after floor(m*R + 0.9) documents",
+    _f("Rprec", binary_k.r_precision, "precision after R documents", (REL,), cutoff="none", trec=(TrecName("Rprec", "plain"),)),
+    _f("RprecMult", binary_k.rprec_mult, "precision after floor(m*R + 0.9) documents",
        (REL, Param("m", float, 1.0, "multiple of R", check=positive)), cutoff="none",
        trec=(TrecName("Rprec_mult", "level", _MULTS, target="m"),)),
-    _f("AP", k.average_precision, "average precision (AP@k: divided by R)", (REL,),
+    _f("AP", binary_k.average_precision, "average precision (AP@k: divided by R)", (REL,),
        trec=(TrecName("map", "plain"), TrecName("map_cut", "cut", _CUTS))),
-    _f("GMAP", k.average_precision, "AP per query, geometric mean over queries", (REL,), agg="gmean",
+    _f("GMAP", binary_k.average_precision, "AP per query, geometric mean over queries", (REL,), agg="gmean",
        trec=(TrecName("gm_map", "plain", per_query=False),)),
-    _f("RR", k.reciprocal_rank, "reciprocal rank of the first relevant document", (REL,),
+    _f("RR", binary_k.reciprocal_rank, "reciprocal rank of the first relevant document", (REL,),
+       curve=_cwl_kernels.RR_MODEL,
        trec=(TrecName("recip_rank", "plain"),)),
-    _f("nDCG", k.ndcg, "normalised discounted cumulative gain", (_GAIN, _DISCOUNT, _BASE, _GAINS, _IDEAL),
+    _f("nDCG", graded_k.ndcg, "normalised discounted cumulative gain", (_GAIN, _DISCOUNT, _BASE, _GAINS, _IDEAL),
        graded=True,
        trec=(TrecName("ndcg", "pairs", params=("gains",), implied_with_gains=(("ideal", "trec"),)),
              TrecName("ndcg_cut", "cut", _CUTS)),
        ir=(IrParam("dcg", "gain", (("log2", "linear"), ("exp-log2", "exp"))),), finish=_dcg_finish,
        normal=_ndcg_normal),
-    _f("DCG", k.dcg, "discounted cumulative gain", (_GAIN, _DISCOUNT, _BASE, _GAINS), graded=True,
+    _f("DCG", graded_k.dcg, "discounted cumulative gain", (_GAIN, _DISCOUNT, _BASE, _GAINS), graded=True,
        finish=_dcg_finish),
-    _f("CG", k.cg, "cumulated gain", (_GAIN, _GAINS), graded=True, finish=_dcg_finish),
-    _f("RBP", k.rbp, "rank-biased precision", (_P, Param("rel", int, None, "binary gain at this grade (default: "
+    _f("CG", graded_k.cg, "cumulated gain", (_GAIN, _GAINS), graded=True, finish=_dcg_finish),
+    _f("RBP", graded_k.rbp, "rank-biased precision", (_P, Param("rel", int, None, "binary gain at this grade (default: "
        "graded gain grade / max grade)", check=positive_int), _MAX_GRADE, _RBP_GAINS), graded=True,
        trec=(TrecName("rbp", "pairs", params=("p", "gains"), implied=(("p", 0.9),), pytrec_eval=False,
                       note=_RBP_NOTE),),
-       finish=_rbp_finish),
-    _f("RBP_resid", k.rbp_resid, "RBP residual: the most unjudged documents could add", (_P, _TAIL), graded=True,
+       finish=_rbp_finish, curve=_cwl_kernels.RBP_MODEL),
+    _f("RBP_resid", graded_k.rbp_resid, "RBP residual: the most unjudged documents could add", (_P, _TAIL), graded=True,
        trec=(TrecName("rbp_resid", "pairs", params=("p",), implied=(("p", 0.9), ("tail", "unjudged")),
                       pytrec_eval=False),)),
-    _f("ERR", k.err, "expected reciprocal rank", (_MAX_GRADE,), expected=False, graded=True),
-    _f("Bpref", k.bpref, "binary preference", (REL,), cutoff="none", expected=False,
+    _f("ERR", graded_k.err, "expected reciprocal rank", (_MAX_GRADE,), expected=False, graded=True),
+    _f("Bpref", binary_k.bpref, "binary preference", (REL,), cutoff="none", expected=False,
        trec=(TrecName("bpref", "plain"),)),
-    _f("infAP", k.infap, "inferred AP (trec_eval)", (REL,), cutoff="none", expected=False,
+    _f("infAP", binary_k.infap, "inferred AP (trec_eval)", (REL,), cutoff="none", expected=False,
        trec=(TrecName("infAP", "plain"),)),
-    _f("Judged", k.judged_at, "fraction of the top k with a judgment", cutoff="required", graded=True),
-    _f("Hole", k.hole_at, "1 - Judged@k", cutoff="required", graded=True),
-    _f("Unj", k.unjudged_at, "unjudged in top k / k (trec_eval unj_k)", cutoff="required", graded=True,
+    _f("Judged", binary_k.judged_at, "fraction of the top k with a judgment", cutoff="required", graded=True),
+    _f("Hole", binary_k.hole_at, "1 - Judged@k", cutoff="required", graded=True),
+    _f("Unj", binary_k.unjudged_at, "unjudged in top k / k (trec_eval unj_k)", cutoff="required", graded=True,
        trec=(TrecName("unj", "cut", (5, 10, 20), pytrec_eval=False),)),
-    _f("IPrec", k.iprec, "interpolated precision at a recall level", (REL,), cutoff="recall", expected=False,
+    _f("IPrec", binary_k.iprec, "interpolated precision at a recall level", (REL,), cutoff="recall", expected=False,
        trec=(TrecName("iprec_at_recall", "level", _STANDARD_LEVELS, note=_IPREC_NOTE),)),
-    _f("11pt", k.eleven_pt, "11-point interpolated average precision (IPrec averaged over recall levels)",
+    _f("11pt", binary_k.eleven_pt, "11-point interpolated average precision (IPrec averaged over recall levels)",
        (REL, _LEVELS), cutoff="none", expected=False, finish=_eleven_finish,
        trec=(TrecName("11pt_avg", "list", params=("levels",), note=_IPREC_NOTE),)),
-    _f("SetP", k.set_p, "precision of the retrieved set", (REL,), cutoff="none", trec=(TrecName("set_P", "plain"),),
+    _f("SetP", binary_k.set_p, "precision of the retrieved set", (REL,), cutoff="none", trec=(TrecName("set_P", "plain"),),
        ir=(IrParam("relative", family=((True, "SetRelP"), (False, "SetP"))),)),
-    _f("SetR", k.set_r, "recall of the retrieved set", (REL,), cutoff="none",
+    _f("SetR", binary_k.set_r, "recall of the retrieved set", (REL,), cutoff="none",
        trec=(TrecName("set_recall", "plain"),)),
-    _f("SetF", k.set_f, "F_beta of the retrieved set", (REL, _BETA, _BETA2), cutoff="none", finish=_setf_finish,
+    _f("SetF", binary_k.set_f, "F_beta of the retrieved set", (REL, _BETA, _BETA2), cutoff="none", finish=_setf_finish,
        normal=_setf_normal,
        trec=(TrecName("set_F", "doubles", params=("beta2",),
                       note="trec_eval's parameter x is beta^2: F = (x+1)PR/(xP+R)"),)),
-    _f("SetE", k.set_e, "van Rijsbergen's E = 1 - F_beta", (REL, _BETA, _BETA2), cutoff="none", finish=_setf_finish,
+    _f("SetE", binary_k.set_e, "van Rijsbergen's E = 1 - F_beta", (REL, _BETA, _BETA2), cutoff="none", finish=_setf_finish,
        normal=_setf_normal),
-    _f("SetRelP", k.set_rel_p, "relevant retrieved / min(retrieved, R)", (REL,), cutoff="none",
+    _f("SetRelP", binary_k.set_rel_p, "relevant retrieved / min(retrieved, R)", (REL,), cutoff="none",
        trec=(TrecName("set_relative_P", "plain"),)),
-    _f("SetAP", k.set_ap, "SetP * SetR (trec_eval set_map)", (REL,), cutoff="none",
+    _f("SetAP", binary_k.set_ap, "SetP * SetR (trec_eval set_map)", (REL,), cutoff="none",
        trec=(TrecName("set_map", "plain"),)),
-    _f("Utility", k.utility, "linear utility a*rel_ret + b*nonrel_ret + c*rel_not_ret + d*nonrel_not_ret",
+    _f("Utility", binary_k.utility, "linear utility a*rel_ret + b*nonrel_ret + c*rel_not_ret + d*nonrel_not_ret",
        _UTILITY, cutoff="none", trec=(TrecName("utility", "doubles", params=("a", "b", "c", "d")),),
        finish=_utility_finish),
-    _f("NumQ", k.num_q, "queries evaluated", cutoff="none", agg="sum", integer=True, graded=True,
+    _f("NumQ", binary_k.num_q, "queries evaluated", cutoff="none", agg="sum", integer=True, graded=True,
        trec=(TrecName("num_q", "plain", per_query=False),)),
-    _f("NumRet", k.num_ret, "documents retrieved", cutoff="none", agg="sum", integer=True, graded=True,
+    _f("NumRet", binary_k.num_ret, "documents retrieved", cutoff="none", agg="sum", integer=True, graded=True,
        trec=(TrecName("num_ret", "plain"),), ir=(IrParam("rel", "rel", family=((ANY, "NumRelRet"),)),)),
-    _f("NumRel", k.num_rel, "relevant documents in qrels", (REL,), cutoff="none", agg="sum", integer=True,
+    _f("NumRel", binary_k.num_rel, "relevant documents in qrels", (REL,), cutoff="none", agg="sum", integer=True,
        trec=(TrecName("num_rel", "plain"),)),
-    _f("NumRelRet", k.num_rel_ret, "relevant documents retrieved", (REL,), cutoff="none", agg="sum",
+    _f("NumRelRet", binary_k.num_rel_ret, "relevant documents retrieved", (REL,), cutoff="none", agg="sum",
        integer=True, trec=(TrecName("num_rel_ret", "plain"),)),
-    _f("NumNonRelJudgedRet", k.num_nonrel_judged_ret, "judged non-relevant documents retrieved", (REL,),
+    _f("NumNonRelJudgedRet", binary_k.num_nonrel_judged_ret, "judged non-relevant documents retrieved", (REL,),
        cutoff="none", agg="sum", integer=True, trec=(TrecName("num_nonrel_judged_ret", "plain"),)),
-    _f("GMBpref", k.bpref, "bpref per query, geometric mean over queries", (REL,), cutoff="none", agg="gmean",
+    _f("GMBpref", binary_k.bpref, "bpref per query, geometric mean over queries", (REL,), cutoff="none", agg="gmean",
        expected=False, trec=(TrecName("gm_bpref", "plain", per_query=False),)),
-    _f("binG", k.bin_g, "trec_eval binG (experimental)", (REL,), cutoff="none", expected=False,
+    _f("binG", binary_k.bin_g, "trec_eval binG (experimental)", (REL,), cutoff="none", expected=False,
        trec=(TrecName("binG", "plain"),)),
-    _f("G", k.g_measure, "trec_eval G (experimental)", (_TREC_GAINS,), cutoff="none", expected=False, graded=True,
+    _f("G", trec_walk_k.g_measure, "trec_eval G (experimental)", (_TREC_GAINS,), cutoff="none", expected=False, graded=True,
        trec=(TrecName("G", "pairs", params=("gains",)),), normal=_gain_order),
-    _f("nDCG_rel", k.ndcg_rel, "trec_eval ndcg_rel (experimental)", (_TREC_GAINS,), cutoff="none", expected=False,
+    _f("nDCG_rel", trec_walk_k.ndcg_rel, "trec_eval ndcg_rel (experimental)", (_TREC_GAINS,), cutoff="none", expected=False,
        graded=True, trec=(TrecName("ndcg_rel", "pairs", params=("gains",)),), normal=_gain_order),
-    _f("RnDCG", k.rndcg, "trec_eval Rndcg (experimental)", (REL, _TREC_GAINS), cutoff="none", expected=False,
+    _f("RnDCG", trec_walk_k.rndcg, "trec_eval Rndcg (experimental)", (REL, _TREC_GAINS), cutoff="none", expected=False,
        trec=(TrecName("Rndcg", "pairs", params=("gains",)),), normal=_gain_order),
 ]}
 
 
 # ------------------------------------------------- C/W/L measures (cwl_eval, via ir_measures)
-# ir_measures' names and parameters (its cwl_eval provider); kernels and conventions in searchgrade._cwl.
+# ir_measures' names and parameters (its cwl_eval provider); kernels and conventions in searchgrade.measures.kernels.cwl.
 def _at_least(low: float) -> Callable:
     """A check refusing values below ``low``."""
     return lambda v: f"must be at least {fmt_value(low)}" if v < low else None
@@ -448,8 +451,9 @@ _CWL_GAIN = (_MIN_REL, _MAX_REL)
 
 
 def _cwl(name, kernel, doc, params, **kw) -> Family:
-    """A C/W/L family: graded (gain from min_rel/max_rel), no trec_eval or pytrec_eval counterpart."""
-    return _f(name, kernel, doc, tuple(params) + _CWL_GAIN, graded=True, finish=_cwl_finish, **kw)
+    """A C/W/L family: graded (gain from min_rel/max_rel), its user model, no trec_eval or pytrec_eval counterpart."""
+    return _f(name, kernel, doc, tuple(params) + _CWL_GAIN, graded=True, finish=_cwl_finish,
+              curve=getattr(_cwl_kernels, f"{name}_MODEL"), **kw)
 
 
 FAMILIES.update({f.name: f for f in [

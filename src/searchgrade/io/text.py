@@ -12,14 +12,14 @@ accept, minus what it would read as garbage:
 * scores are finite decimal numbers, grades decimal integers that fit trec_eval's ``long``
   (64 bits); a document twice in one query is an error; so is a source with no data line.
 
-:mod:`searchgrade._trec_bulk` reads regular files faster and hands everything else to this module.
+:mod:`searchgrade.io.bulk` reads regular files faster and hands everything else to this module.
 """
 from __future__ import annotations
 
 import math
 import re
 
-from ._report import FormatError, LineTally, ReadReport
+from .errors import FormatError, LineTally, ReadReport
 
 RUN_FIELDS = "'qid iter docno rank score runid'"
 QRELS_FIELDS = "'qid iter docno rel'"

@@ -92,9 +92,9 @@ from typing import Callable
 
 import numpy as np
 
-from ._measures import _div, _row_scan
+from .base import _div, _row_scan
 
-__all__ = ["DEPTH", "cwl_gain", "CURVE_FAMILIES", "inst", "insq", "bpm", "sdcg",
+__all__ = ["DEPTH", "cwl_gain", "inst", "insq", "bpm", "sdcg",
            "nerr8", "nerr9", "nerr10", "nerr11"]
 
 #: cwl_eval's evaluation depth (``--max_depth``; ir_measures passes ``max_n=1000``).
@@ -234,16 +234,19 @@ class _Model:
 
 
 _ONE = (_span_one, _tail_flat)
-_MODELS = {
-    "P": _Model(_c_precision), "RR": _Model(_c_rr, *_ONE), "RBP": _Model(_c_rbp),
-    "SDCG": _Model(_c_sdcg), "INSQ": _Model(_c_insq), "INST": _Model(_c_inst, _span_square, _tail_square),
-    "BPM": _Model(_c_bpm, *_ONE), "NERR8": _Model(_c_nerr8, *_ONE),
-    "NERR9": _Model(_c_nerr9, _span_harmonic, _tail_harmonic),
-    "NERR10": _Model(_c_nerr10, _span_geometric, _tail_geometric),
-    "NERR11": _Model(_c_nerr11, _span_square, _tail_square),
-}
-#: Families :func:`searchgrade.cwl` draws curves for.
-CURVE_FAMILIES = tuple(_MODELS)
+# The user model of each C/W/L family; the registry's rows name them (Family.curve), and
+# searchgrade.cwl draws curves for exactly the families whose row has one.
+P_MODEL = _Model(_c_precision)
+RR_MODEL = _Model(_c_rr, *_ONE)
+RBP_MODEL = _Model(_c_rbp)
+SDCG_MODEL = _Model(_c_sdcg)
+INSQ_MODEL = _Model(_c_insq)
+INST_MODEL = _Model(_c_inst, _span_square, _tail_square)
+BPM_MODEL = _Model(_c_bpm, *_ONE)
+NERR8_MODEL = _Model(_c_nerr8, *_ONE)
+NERR9_MODEL = _Model(_c_nerr9, _span_harmonic, _tail_harmonic)
+NERR10_MODEL = _Model(_c_nerr10, _span_geometric, _tail_geometric)
+NERR11_MODEL = _Model(_c_nerr11, _span_square, _tail_square)
 
 
 def _horizon(m, depth: int = DEPTH) -> int:
@@ -276,10 +279,10 @@ def _before(x: np.ndarray, first: np.ndarray, start: float) -> np.ndarray:
 
 
 # ------------------------------------------------------------------------ kernels
-def _static(ctx, m):
+def _static(ctx, m, model: _Model):
     """Measures whose C depends on the rank only: sum_i W(i) g(i), W computed once (tie groups averaged)."""
     h = _horizon(m)
-    w = _dense(_MODELS[m.family], m, np.zeros(h))[1]
+    w = _dense(model, m, np.zeros(h))[1]
     if ctx.expected:
         gain = ctx.lin(cwl_gain(ctx, m))
         return ctx.ssum(np.where(ctx.rank <= h, gain * w[np.minimum(ctx.rank, h) - 1], 0.0))
@@ -288,7 +291,7 @@ def _static(ctx, m):
     return ctx.rowsum(ctx.seg[idx], cwl_gain(ctx, m, idx) * w[ctx.rank[idx] - 1])
 
 
-def _adaptive(ctx, m):
+def _adaptive(ctx, m, model: _Model):
     """sum_i W(i) g(i) = sum_i P(i) g(i) / sum_{i<=h} P(i), P(i) = prod_{j<i} C(j), visiting ranks with gain only.
 
     With gains at ranks r_1 < r_2 < ... of a row (r_0 = 0, G(0) = 0):
@@ -296,7 +299,6 @@ def _adaptive(ctx, m):
     add P(r_{k-1}) C(r_{k-1}) tail(r_{k-1}, r_k - 1); after the last gain the run
     reaches the horizon h (the cutoff or the depth, retrieved or not).
     """
-    model = _MODELS[m.family]
     h = _horizon(m)
     idx = ctx.where("gain")
     idx = idx[ctx.rank[idx] <= h]
@@ -319,42 +321,42 @@ def _adaptive(ctx, m):
 
 def inst(ctx, m):
     """INST(T) = sum_i W(i) g(i), C(i) = ((i + T + T_i - 1)/(i + T + T_i))^2, T_i = T - G(i) (Moffat et al. 2015)."""
-    return _adaptive(ctx, m)
+    return _adaptive(ctx, m, INST_MODEL)
 
 
 def insq(ctx, m):
     """INSQ(T) = sum_i W(i) g(i), C(i) = ((i + 2T - 1)/(i + 2T))^2 (Moffat, Scholer & Thomas 2012)."""
-    return _static(ctx, m)
+    return _static(ctx, m, INSQ_MODEL)
 
 
 def bpm(ctx, m):
     """BPM(T)@k = G(s)/s, s = min(k, first rank with G(i) >= T, N): C(i) = [G(i) < T][i < k] (Zhang et al. 2017)."""
-    return _adaptive(ctx, m)
+    return _adaptive(ctx, m, BPM_MODEL)
 
 
 def sdcg(ctx, m):
     """SDCG@k = sum_{i<=k} g(i)/log2(i+1) / sum_{i<=k} 1/log2(i+1): C(i) = log2(i+1)/log2(i+2) for i < k."""
-    return _static(ctx, m)
+    return _static(ctx, m, SDCG_MODEL)
 
 
 def nerr8(ctx, m):
     """NERR8@k = sum_i W(i) g(i), C(i) = 1 - g(i) for i < k, 0 from k (Azzopardi, Mackenzie & Moffat 2021)."""
-    return _adaptive(ctx, m)
+    return _adaptive(ctx, m, NERR8_MODEL)
 
 
 def nerr9(ctx, m):
     """NERR9@k = sum_i W(i) g(i), C(i) = i/(i+1) (1 - g(i)) for i < k, 0 from k (Azzopardi et al. 2021)."""
-    return _adaptive(ctx, m)
+    return _adaptive(ctx, m, NERR9_MODEL)
 
 
 def nerr10(ctx, m):
     """NERR10(p) = sum_i W(i) g(i), C(i) = p (1 - g(i)) (Azzopardi et al. 2021)."""
-    return _adaptive(ctx, m)
+    return _adaptive(ctx, m, NERR10_MODEL)
 
 
 def nerr11(ctx, m):
     """NERR11(T) = sum_i W(i) g(i), C(i) = ((i + 2T - 1)/(i + 2T))^2 (1 - g(i)) (Azzopardi et al. 2021)."""
-    return _adaptive(ctx, m)
+    return _adaptive(ctx, m, NERR11_MODEL)
 
 
 # ------------------------------------------------------------------------- curves

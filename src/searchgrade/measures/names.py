@@ -1,6 +1,6 @@
 """Measure names: parsing searchgrade, ir_measures and trec_eval spellings into a :class:`Measure` (private).
 
-Three ways to name a measure, all read with the registry (:mod:`searchgrade._registry`):
+Three ways to name a measure, all read with the registry (:mod:`searchgrade.measures.registry`):
 
 * ir_measures' syntax, ``Family(key=value,...)@cutoff``: ``nDCG@10``,
   ``P(rel=2)@5``, ``RBP(p=0.8)``, values bare or quoted (``P(rel="2")@5``,
@@ -34,8 +34,8 @@ import re
 from dataclasses import dataclass, field, replace
 from typing import Mapping
 
-from ._params import Param, fmt_value
-from ._registry import ALIASES, ANY, COMMON, FAMILIES, IR_FIXED, IR_RENAME, Family, TrecName, family, trec_root
+from .params import Param, fmt_value
+from .registry import ALIASES, ANY, COMMON, FAMILIES, IR_FIXED, IR_RENAME, Family, TrecName, family, trec_root
 
 __all__ = ["Measure", "parse_measure", "known_measures", "trec_expand", "is_ir_measure"]
 

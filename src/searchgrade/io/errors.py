@@ -7,7 +7,7 @@ import warnings
 from dataclasses import dataclass
 
 FIRST_LINES = 10  # how many line numbers a LineSet keeps
-_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_PACKAGE_DIR = os.path.dirname(os.path.dirname(os.path.abspath(__file__))) + os.sep  # src/searchgrade/
 
 
 class FormatError(ValueError):

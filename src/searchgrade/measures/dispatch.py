@@ -1,9 +1,9 @@
 """Which kernels an evaluation runs, and running them (private).
 
-:func:`plan` turns the requested measures into :class:`~searchgrade._names.Measure`
+:func:`plan` turns the requested measures into :class:`~searchgrade.measures.names.Measure`
 objects with the evaluation's settings filled in, refusing duplicates and
 measures that ``ties="expected"`` cannot compute.  :func:`evaluate_ranked`
-calls each measure's kernel (from :mod:`searchgrade._registry`) on a ranked
+calls each measure's kernel (from :mod:`searchgrade.measures.registry`) on a ranked
 run and returns the per-query table.
 """
 from __future__ import annotations
@@ -14,10 +14,10 @@ from typing import Iterable, Sequence
 import numpy as np
 import pandas as pd
 
-from ._measures import Ranked
-from ._names import Measure, is_ir_measure, parse_measure
-from ._options import Options
-from ._registry import FAMILIES
+from .kernels.base import Ranked
+from .names import Measure, is_ir_measure, parse_measure
+from .options import Options
+from .registry import FAMILIES
 
 __all__ = ["plan", "by_judged_only", "evaluate_ranked"]
 

@@ -1,6 +1,6 @@
 """Ranking a run: sort every query's documents, flatten them, attach the qrels (private).
 
-:func:`rank` turns ``{qid: {docid: score}}`` into a :class:`~searchgrade._measures.Ranked`
+:func:`rank` turns ``{qid: {docid: score}}`` into a :class:`~searchgrade.measures.kernels.base.Ranked`
 context: one entry per retrieved document, query by query, in rank order,
 with its qrels grade, plus each query's judged grades best first (the ideal
 ranking).  Order: score descending; ties by docid descending in string order
@@ -17,8 +17,8 @@ from typing import Mapping, Sequence
 
 import numpy as np
 
-from ._measures import Ranked, _dense_rank
-from ._qrels import NONPOOL, QrelsIndex, warn_user
+from .kernels.base import Ranked, _dense_rank
+from .qrels import NONPOOL, QrelsIndex, warn_user
 
 __all__ = ["rank", "sort_rows", "rank_columns"]
 
@@ -259,7 +259,7 @@ _DENSE_KEYS = 1 << 23  # up to this many (row, document) pairs, grades are found
 
 def rank_columns(qrels, run, *, complete: bool, max_docs: int | None = None,
                  judged_only: bool = False) -> tuple[list, Ranked]:
-    """trec_eval's rows and ranking straight from columns (:class:`searchgrade._trec_bulk.Columns`).
+    """trec_eval's rows and ranking straight from columns (:class:`searchgrade.io.bulk.Columns`).
 
     What searchgrade.trec_eval evaluates, without building ``{qid: {docid: ...}}`` dicts: the rows
     are the qrels queries that the run ranks (every qrels query when ``complete``) in strcmp order,
@@ -294,20 +294,7 @@ def rank_columns(qrels, run, *, complete: bool, max_docs: int | None = None,
     seg, rdoc = seg0[order], rdoc[order]
     # each entry's qrels grade (NONPOOL when the qrels do not judge it)
     to_qdoc = np.fromiter((qdoc_code.get(d, -1) for d in run.doc_keys), dtype=np.int64, count=len(run.doc_keys))
-    qd = to_qdoc[rdoc]
-    code = np.full(len(seg), NONPOOL, dtype=np.int64)
-    known = np.flatnonzero(qd >= 0)
-    if len(known) and len(qkey):
-        key = seg[known] * n_qdocs + qd[known]
-        if n * n_qdocs <= _DENSE_KEYS:  # a table of every (row, document): one gather
-            table = np.full(n * n_qdocs, -1, dtype=np.int32)
-            table[qkey] = np.arange(len(qkey), dtype=np.int32)
-            at = table[key]
-            hit = at >= 0
-        else:
-            at = np.minimum(np.searchsorted(qkey, key), len(qkey) - 1)
-            hit = qkey[at] == key
-        code[known[hit]] = qgrade_by_key[at[hit]]
+    code = _grades(seg, to_qdoc[rdoc], qkey, qgrade_by_key, n * n_qdocs, n_qdocs)
     lengths = np.bincount(seg, minlength=n).astype(np.int64)
     if max_docs is not None or judged_only:
         kept = _kept(seg, lengths, code, max_docs, judged_only)
@@ -322,8 +309,34 @@ def rank_columns(qrels, run, *, complete: bool, max_docs: int | None = None,
     return rows, _ranked(n, seg, code, lengths, qseg, jgrade[ideal], qcount, judged_only)
 
 
+def _grades(seg: np.ndarray, qd: np.ndarray, qkey: np.ndarray, qgrade_by_key: np.ndarray, n_keys: int,
+            n_qdocs: int) -> np.ndarray:
+    """Each ranked entry's qrels grade, NONPOOL where the qrels do not judge it.
+
+    seg: the entry's row; qd: its document's qrels code (-1: not in the qrels); qkey (sorted) and
+    qgrade_by_key: the qrels of the rows by key row * n_qdocs + document code.
+    """
+    code = np.full(len(seg), NONPOOL, dtype=np.int64)
+    known = np.flatnonzero(qd >= 0)
+    if len(known) and len(qkey):
+        key = seg[known] * n_qdocs + qd[known]
+        if n_keys <= _DENSE_KEYS:  # a table of every (row, document): one gather
+            table = np.full(n_keys, -1, dtype=np.int32)
+            table[qkey] = np.arange(len(qkey), dtype=np.int32)
+            at = table[key]
+            hit = at >= 0
+        else:
+            at = np.minimum(np.searchsorted(qkey, key), len(qkey) - 1)
+            hit = qkey[at] == key
+        code[known[hit]] = qgrade_by_key[at[hit]]
+    return code
+
+
 def _trec_order(seg: np.ndarray, score: np.ndarray, doc_rank: np.ndarray, rows: int, docs: int) -> np.ndarray:
-    """Permutation sorting entries by row, score descending, docid descending (one integer key when it fits)."""
+    """Permutation sorting entries by row, score descending, docid descending (one integer key when it fits).
+
+    The vectorised form of :func:`searchgrade.io.trec_order` over many rows at once.
+    """
     if len(seg) == 0:
         return np.zeros(0, dtype=np.int64)
     by_score = _dense_rank(score)
