@@ -18,6 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 # preferred term -> the variants the prose must not use for the same concept
 TERMS: dict[str, list[str]] = {
     "질문": ["질의"],
+    "말뭉치": ["코퍼스"],
     "낱말": ["단어"],
     "결합": ["융합"],
     "판정자": ["채점자"],
