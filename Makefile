@@ -21,8 +21,8 @@ $(STAMP): pyproject.toml
 	touch $@
 
 # The Korean retrievers' TREC runs (data/runs, git-ignored), cached by content hash:
-# about twenty minutes on two cores the first time (~2,100 CPU-seconds, most of it
-# multilingual-e5 embedding the paragraphs), seconds afterwards. Chapters 4-8 and `make test-runs` read them.
+# about half an hour on two cores the first time (~3,500 CPU-seconds with MIRACL-ko, most of it
+# multilingual-e5 embedding the paragraphs), seconds afterwards. Chapters 5-8 and `make test-runs` read them.
 runs: $(STAMP)
 	$(PY) -m searchgrade.checksums data/raw
 	$(PY) -m searchgrade.book.runs
