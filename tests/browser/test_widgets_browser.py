@@ -352,7 +352,7 @@ def test_query_viewer_columns_side_by_side_on_a_desktop(korquad_viewer_page, vis
 
 def test_query_viewer_in_chapter_5_shows_the_real_runs(chapter, visit):
     """Chapter 5's viewer against the line-up's runs as `searchgrade.book.runs` reads them, filter by filter:
-    it starts on a question where dense retrieval wins, and highlights KorQuAD's answer strings."""
+    it starts on a question where dense retrieval wins (MIRACL-ko has no answer strings to highlight)."""
     from searchgrade.book import runs
 
     v = visit(chapter("ch05"))
@@ -362,8 +362,8 @@ def test_query_viewer_in_chapter_5_shows_the_real_runs(chapter, visit):
     assert root.get_attribute("data-ready") == "true"
     names = root.locator("section.sg-col").evaluate_all("cs => cs.map(c => c.getAttribute('aria-label'))")
     assert len(names) == 3 and all(n in runs.LINEUP for n in names), names
-    kq = runs.load_collection("korquad-dev")
-    shown_runs = {n: runs.get_run("korquad-dev", n, progress=False) for n in names}
+    kq = runs.load_collection("miracl-ko")
+    shown_runs = {n: runs.get_run("miracl-ko", n, progress=False) for n in names}
     measures = root.locator("section.sg-col").first.locator("td.sg-value").evaluate_all(
         "vs => vs.map(v => v.getAttribute('data-measure'))")
     filt, query = root.locator("select.sg-filter"), root.locator("select.sg-query")
@@ -372,7 +372,6 @@ def test_query_viewer_in_chapter_5_shows_the_real_runs(chapter, visit):
     rr = {n: sg.evaluate({start: kq.qrels[start]}, {start: shown_runs[n].get(start, {})}, ["RR@10"],
                          missing="zero")["RR@10"][start] for n in ("bm25-kiwi", "dense-e5") if n in shown_runs}
     assert rr["dense-e5"] > rr["bm25-kiwi"], f"the viewer starts on {start}, where dense retrieval does not win: {rr}"
-    check_answers(root, start, kq)
     labels = filt.locator("option").evaluate_all("os => os.map(o => [o.value, o.disabled])")
     checked = 0
     for value, disabled in labels:
@@ -388,7 +387,6 @@ def test_query_viewer_in_chapter_5_shows_the_real_runs(chapter, visit):
         for qid in qids:
             query.select_option(qid)
             check_viewer(root, qid, kq, shown_runs, scores)
-            check_answers(root, qid, kq)
             checked += 1
     assert checked >= 4
     assert not v.local_errors(), v.local_errors()
