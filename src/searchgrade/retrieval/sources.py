@@ -157,9 +157,7 @@ def common_qrels(folder: str | os.PathLike, split: str) -> tuple[Path, dict]:
     folder = Path(folder)
     qrels = folder / "qrels" / f"{split}.tsv"
     sources = [folder / "corpus.jsonl", folder / "queries.jsonl", qrels]
-    missing = [str(p) for p in sources if not p.is_file()]
-    if missing:
-        raise FileNotFoundError(f"{', '.join(missing)}: no such file")
+    _require(sources)
     queries = {str(o["_id"]) for _, o in read_jsonl(sources[1])}
     docs = {str(o["_id"]) for _, o in read_jsonl(sources[0])}
     lines = qrels.read_text(encoding="utf-8").splitlines()
@@ -176,16 +174,7 @@ def common_qrels(folder: str | os.PathLike, split: str) -> tuple[Path, dict]:
     if not dropped["lines"]:
         return folder, dropped
     target = _cache_root() / f"{folder.name}-common-{_digest(sources)[:16]}"
-    if not (target / "qrels" / f"{split}.tsv").is_file():
-        tmp = target.with_name(target.name + f".tmp{os.getpid()}")
-        (tmp / "qrels").mkdir(parents=True, exist_ok=True)
-        for p in sources[:2]:
-            shutil.copyfile(p, tmp / p.name)
-        (tmp / "qrels" / f"{split}.tsv").write_text("\n".join(kept) + "\n", encoding="utf-8")
-        if target.exists():
-            shutil.rmtree(target)
-        os.replace(tmp, target)
-    return target, dropped
+    return _cached_folder(target, sources, split, lambda: "\n".join(kept) + "\n"), dropped
 
 
 def collection_hash(collection: Collection) -> str:
@@ -293,16 +282,29 @@ def tsv_qrels_folder(folder: str | os.PathLike, split: str) -> Path:
     if tsv.is_file() or not jsonl.is_file():
         return folder
     sources = [folder / "corpus.jsonl", folder / "queries.jsonl", jsonl]
+    _require(sources)
+    target = _cache_root() / f"{folder.name}-{_digest(sources)[:16]}"
+    return _cached_folder(target, sources, split, lambda: _qrels_tsv(jsonl))
+
+
+def _require(sources: list[Path]) -> None:
+    """FileNotFoundError naming every source file that is missing."""
     missing = [str(p) for p in sources if not p.is_file()]
     if missing:
         raise FileNotFoundError(f"{', '.join(missing)}: no such file")
-    target = _cache_root() / f"{folder.name}-{_digest(sources)[:16]}"
+
+
+def _cached_folder(target: Path, sources: list[Path], split: str, qrels_text) -> Path:
+    """target as a BEIR folder: corpus and queries copied from sources, ``qrels/<split>.tsv`` from qrels_text().
+
+    Written once, into a temporary folder renamed into place; an existing complete copy is reused.
+    """
     if not (target / "qrels" / f"{split}.tsv").is_file():
         tmp = target.with_name(target.name + f".tmp{os.getpid()}")
         (tmp / "qrels").mkdir(parents=True, exist_ok=True)
         for p in sources[:2]:
             shutil.copyfile(p, tmp / p.name)
-        (tmp / "qrels" / f"{split}.tsv").write_text(_qrels_tsv(jsonl), encoding="utf-8")
+        (tmp / "qrels" / f"{split}.tsv").write_text(qrels_text(), encoding="utf-8")
         if target.exists():
             shutil.rmtree(target)
         os.replace(tmp, target)
