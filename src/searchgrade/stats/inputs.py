@@ -69,6 +69,16 @@ def _check_finite(values: np.ndarray, ids, label: str) -> None:
             "queries from both systems")
 
 
+def _paired_systems(systems, name_a: str, name_b: str, on: str = "strict"):
+    """:func:`_paired` of two systems of a table, an unnamed Series taking its system's name (for messages)."""
+    sa, sb = systems[name_a], systems[name_b]
+    if isinstance(sa, pd.Series) and sa.name is None:
+        sa = sa.rename(name_a)
+    if isinstance(sb, pd.Series) and sb.name is None:
+        sb = sb.rename(name_b)
+    return _paired(sa, sb, on)
+
+
 def _paired(a, b, on: str = "strict") -> tuple[np.ndarray, np.ndarray, pd.Index | None]:
     """Two score vectors aligned query by query, checked; (x, y, query ids or None)."""
     if on not in ("strict", "intersection"):

@@ -7,7 +7,7 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
-from .inputs import _as_series_or_array, _check_finite, _examples, _paired
+from .inputs import _as_series_or_array, _check_finite, _examples, _paired, _paired_systems
 from .significance import permutation_test, sign_test, t_test
 
 
@@ -121,12 +121,7 @@ def pairwise(table, test="permutation", *, measure: str | None = None, correctio
     systems = _systems_table(table, measure)
     rows = []
     for name_a, name_b in itertools.combinations(systems, 2):
-        sa, sb = systems[name_a], systems[name_b]
-        if isinstance(sa, pd.Series) and sa.name is None:
-            sa = sa.rename(name_a)
-        if isinstance(sb, pd.Series) and sb.name is None:
-            sb = sb.rename(name_b)
-        x, y, _ = _paired(sa, sb, on)
+        x, y, _ = _paired_systems(systems, name_a, name_b, on)
         result = fn(x, y, **test_kwargs)
         rows.append({"a": name_a, "b": name_b, "mean_a": float(x.mean()), "mean_b": float(y.mean()),
                      "mean_diff": float((x - y).mean()), "p_value": float(result.p_value), "n": int(x.size)})

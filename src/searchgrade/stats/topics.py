@@ -7,7 +7,7 @@ import math
 import numpy as np
 import pandas as pd
 
-from .inputs import _differences, _paired, _positive_int
+from .inputs import _differences, _paired_systems, _positive_int
 from .multiple import _systems_table
 from .results import _CHUNK_ELEMENTS, DEFAULT_SEED
 
@@ -190,12 +190,7 @@ def _pair_differences(systems: dict[str, object], pairs: list[tuple[str, str]], 
     """
     diffs, ref_index = [], None
     for name_a, name_b in pairs:
-        sa, sb = systems[name_a], systems[name_b]
-        if isinstance(sa, pd.Series) and sa.name is None:
-            sa = sa.rename(name_a)
-        if isinstance(sb, pd.Series) and sb.name is None:
-            sb = sb.rename(name_b)
-        x, y, ids = _paired(sa, sb, on)
+        x, y, ids = _paired_systems(systems, name_a, name_b, on)
         if ids is not None:
             if ref_index is None:
                 ref_index = ids
