@@ -6,10 +6,12 @@ second stage) are defined only in that file, in the line-up format of
 by :mod:`searchgrade.retrieval.runs` (the cache rules are described there) in
 ``data/runs/<collection>/`` (or ``$SEARCHGRADE_RUNS/<collection>/``).
 
-The book's collections (:data:`DEFAULT_COLLECTIONS`) are KorQuAD 1.0 dev, AutoRAGRetrieval and
-MIRACL-ko with its three program-made query variants (:data:`MIRACL_COLLECTIONS`:
-``miracl-ko``, ``miracl-ko-spacing``, ``miracl-ko-josa``, ``miracl-ko-jamo``; same passages,
-so a variant costs only the query side: the passages' embeddings come from the cache).
+The book's collections (:data:`DEFAULT_COLLECTIONS`) are MIRACL-ko with its three program-made
+query variants (:data:`MIRACL_COLLECTIONS`: ``miracl-ko``, ``miracl-ko-spacing``,
+``miracl-ko-josa``, ``miracl-ko-jamo``; same passages, so a variant costs only the query side:
+the passages' embeddings come from the cache) and KorQuAD 1.0 dev, on which ``make runs``
+computes only the retrievers the chapters read (:data:`BOOK_RETRIEVERS`). Any other collection
+(``autorag``, a BEIR folder) runs on request.
 
 ``python -m searchgrade.book.runs [--collections korquad-dev,autorag] [--retrievers ...]`` writes
 ``<collection>/<retriever>.run`` (TREC format, top 100, run name = retriever name) and beside it
@@ -18,9 +20,9 @@ From a notebook::
 
     from searchgrade.book import runs
     run = runs.get_run("korquad-dev", "bm25-kiwi")       # computed once, then read from disk
-    all_runs = runs.get_runs("autorag")                  # {retriever: run} for the whole line-up
+    all_runs = runs.get_runs("miracl-ko")                # {retriever: run} for the whole line-up
     spaced = runs.get_runs("miracl-ko-spacing")          # the same on MIRACL-ko's spaceless questions
-    records = runs.make_runs(["autorag"])                # what was computed or found cached, with times
+    records = runs.make_runs(["miracl-ko"])              # what was computed or found cached, with times
     runs.lineup_table()                                  # the line-up as a DataFrame
 """
 from __future__ import annotations
@@ -44,6 +46,7 @@ __all__ = [
     "LINEUP_FILE",
     "DEFAULT_COLLECTIONS",
     "MIRACL_COLLECTIONS",
+    "BOOK_RETRIEVERS",
     "DEFAULT_DEPTH",
     "register_retriever",
     "get_run",
@@ -63,7 +66,11 @@ Run = dict[str, dict[str, float]]
 
 #: MIRACL-ko's written questions and its three query variants (searchgrade.collections.miracl).
 MIRACL_COLLECTIONS = ("miracl-ko", *(f"miracl-ko-{axis}" for axis in MIRACL_VARIANTS))
-DEFAULT_COLLECTIONS = ("korquad-dev", "autorag", *MIRACL_COLLECTIONS)
+DEFAULT_COLLECTIONS = (*MIRACL_COLLECTIONS, "korquad-dev")
+#: Collections on which ``make runs`` computes part of the line-up: what the chapters read there.
+#: KorQuAD's runs serve chapter 8 (BM25 with Kiwi, e5, their RRF and the second stage) and the ties
+#: appendix (the RRF); its other encoders would cost about 420 CPU-seconds for no page.
+BOOK_RETRIEVERS = {"korquad-dev": ("bm25-kiwi", "dense-e5", "rrf-kiwi-e5", "rerank-kiwi-e5")}
 
 
 def lineup_file() -> Path:
@@ -142,7 +149,10 @@ def lineup_table(lineup: Mapping[str, Retriever] | None = None):
 def make_runs(collections: Sequence[str | Collection] = DEFAULT_COLLECTIONS, retrievers: Sequence[str] | None = None,
               out_dir: str | os.PathLike | None = None, depth: int = DEFAULT_DEPTH, force: bool = False,
               progress: bool = True, lineup: Mapping[str, Retriever] | None = None) -> list[RunRecord]:
-    """Write (or find cached) the runs of ``retrievers`` (default: the whole line-up) on each collection."""
+    """Write (or find cached) the runs of ``retrievers`` on each collection.
+
+    Without ``retrievers``: the whole line-up, or on a collection of :data:`BOOK_RETRIEVERS` its entry.
+    """
     lineup = lineup or LINEUP
     unknown = [n for n in (retrievers or []) if n not in lineup]
     if unknown:
@@ -150,7 +160,8 @@ def make_runs(collections: Sequence[str | Collection] = DEFAULT_COLLECTIONS, ret
     records: list[RunRecord] = []
     for c in collections:
         coll = load_collection(c)
-        records += engine.make_runs(coll, lineup, _folder(coll, out_dir), retrievers, depth, force, progress)
+        chosen = retrievers or BOOK_RETRIEVERS.get(coll.name)
+        records += engine.make_runs(coll, lineup, _folder(coll, out_dir), chosen, depth, force, progress)
     return records
 
 
@@ -160,7 +171,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--collections", default=",".join(DEFAULT_COLLECTIONS),
                         help="comma-separated: korquad-dev, autorag, miracl-ko[-spacing|-josa|-jamo], "
                              "beir:<folder> (default: %(default)s)")
-    parser.add_argument("--retrievers", default=None, help=f"comma-separated (default: all of {', '.join(LINEUP)})")
+    parser.add_argument("--retrievers", default=None,
+                        help=f"comma-separated (default: all of {', '.join(LINEUP)}; on korquad-dev the "
+                             f"four the chapters read)")
     parser.add_argument("--out", default=None, help="output folder (default: data/runs)")
     parser.add_argument("--depth", type=int, default=DEFAULT_DEPTH, help="documents per query (default: %(default)s)")
     parser.add_argument("--force", action="store_true", help="recompute even when a cached run matches")
