@@ -26,12 +26,12 @@ Measures and formulas
 ---------------------
 ``R`` is the number of relevant documents of the query in the qrels, ``rel_i``
 is 1 if the document at rank ``i`` is relevant, ``g_i`` its grade (0 when
-unjudged), ``k`` the cutoff.  The C/W/L families (INST, INSQ, BPM, SDCG, the
-NERRs) are given by their user model's ``C(i)``, the chance of going on after
-rank ``i``, with ``g(i)`` the gain at rank ``i`` and ``G(i) = g(1) + ... +
-g(i)`` (the model and the value ``sum_i W(i) g(i)`` are explained in
-:mod:`searchgrade.measures.kernels.cwl`).  The table is generated from the
-rows of :mod:`searchgrade.measures.registry`, as :func:`measure_table` is.
+unjudged), ``k`` the cutoff.  A C/W/L family is given by its user model's
+``C(i)``, the chance of going on after rank ``i``, with ``g(i)`` the gain at
+rank ``i`` and ``G(i) = g(1) + ... + g(i)`` (the model and the value ``sum_i
+W(i) g(i)`` are explained in :mod:`searchgrade.measures.kernels.cwl`).  The
+table is generated from the rows of :mod:`searchgrade.measures.registry`, as
+:func:`measure_table` is.
 
 {formulas}
 
