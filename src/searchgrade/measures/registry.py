@@ -229,7 +229,8 @@ FAMILIES: dict[str, Family] = {f.name: f for f in [
        # ranx/metrics/rank_biased_precision.py, _rank_biased_precision: weighted_hit_list[i] = qrels[j, 1]
        # after clean_qrels (grades >= rel_lvl kept); its docstring's "r_i is either 0 or 1" is not what it does
        differs=Differs("RBP gain", "graded gains, rescaled with uninitialised min/max (undefined for grades > 1)",
-                       "ir_measures: p=0.8 by default", "the raw grade as gain (not rescaled, not binary); "
+                       "pytrec_eval: no rbp; ir_measures: p=0.8 by default, binary through cwl_eval (which "
+                       "needs rel=), graded through trectools", "the raw grade as gain (not rescaled, not binary); "
                        "grades < rel_lvl gain 0")),
     _f("RBP_resid", graded_k.rbp_resid, "RBP residual: the most unjudged documents could add", (_P, _TAIL), graded=True,
        trec=(TrecName("rbp_resid", "pairs", params=("p",), implied=(("p", 0.9), ("tail", "unjudged")),
