@@ -60,12 +60,12 @@ def cwl(measure, ranking, qrels=None, *, depth: int = DEPTH) -> CWLCurves:
 
     Without ``qrels``, ``ranking`` is the gains g(1), g(2), ... in [0, 1]
     (cwl_eval's gain file values).  With ``qrels`` (``{docid: grade}``) it is a
-    list of document ids and each gets the gain the measure gives its grade:
-    binary at ``rel=`` (default 1) for P and RR, RBP's gain, and
-    :func:`cwl_gain` for the C/W/L families.  Measures: P@k, RR, RR@k, RBP (no
-    cutoff: RBP@k does not renormalise its weights), SDCG@k, INST, INSQ,
-    BPM@k, NERR8@k, NERR9@k, NERR10, NERR11.  Ranks past the list have gain 0;
-    ranks past ``depth`` are never read (cwl_eval's depth is 1000).
+    list of document ids and each gets the gain the measure's user model gives its
+    grade: binary at ``rel=`` (default 1) for P and RR, RBP's gain, and
+    :func:`cwl_gain` for the C/W/L families.  Measures: the families of
+    :data:`CURVE_FAMILIES`, every registry row with a user model (RBP without a
+    cutoff: RBP@k does not renormalise its weights).  Ranks past the list have
+    gain 0; ranks past ``depth`` are never read (cwl_eval's depth is 1000).
     """
     m = parse_measure(measure)
     model = _MODELS.get(m.family)
@@ -107,8 +107,9 @@ def _ranking_gains(m, ranking, qrels) -> np.ndarray:
     ev = Evaluator({"q": dict(qrels)}, [m], ties="input", missing="zero",
                    judged_only=bool(m.params.get("judged_only", False)))
     _, ctx = ev.rank(run)
-    if m.family in ("P", "RR"):
+    gain = _MODELS[m.family].gain  # each user model says how a grade becomes a gain
+    if gain == "binary":
         return ctx.rel(m.params.get("rel", 1)).astype(np.float64)
-    if m.family == "RBP":
+    if gain == "rbp":
         return _rbp_gain(ctx, m)
     return cwl_gain(ctx, m)

@@ -26,69 +26,18 @@ Measures and formulas
 ---------------------
 ``R`` is the number of relevant documents of the query in the qrels, ``rel_i``
 is 1 if the document at rank ``i`` is relevant, ``g_i`` its grade (0 when
-unjudged), ``k`` the cutoff.
+unjudged), ``k`` the cutoff.  A C/W/L family is given by its user model's
+``C(i)``, the chance of going on after rank ``i``, with ``g(i)`` the gain at
+rank ``i`` and ``G(i) = g(1) + ... + g(i)`` (the model and the value ``sum_i
+W(i) g(i)`` are explained in :mod:`searchgrade.measures.kernels.cwl`).  The
+table is generated from the rows of :mod:`searchgrade.measures.registry`, as
+:func:`measure_table` is.
 
-============================  ====================================================================
-Name (trec_eval name)         Definition
-============================  ====================================================================
-``P@k`` (``P_k``)             ``sum_{i<=k} rel_i / k``
-``R@k`` (``recall_k``)        ``sum_{i<=k} rel_i / R``
-``Hit@k`` (``success_k``)     1 if ``sum_{i<=k} rel_i > 0`` else 0
-``Rprec`` (``Rprec``)         ``P@R``
-``AP`` (``map``)              ``(1/R) sum_i rel_i * P@i``; ``AP@k`` (``map_cut_k``) sums ``i <= k``
-``GMAP`` (``gm_map``)         AP per query; aggregated as ``exp(mean(log(max(AP, 1e-5))))``
-``RR`` (``recip_rank``)       ``1 / (rank of the first relevant document)``; ``RR@k`` 0 beyond k
-``nDCG@k`` (``ndcg_cut_k``)   ``DCG@k / IDCG@k``, ``DCG@k = sum_{i<=k} gain(g_i) / log2(i+1)``,
-                              IDCG the DCG of all judged documents sorted by grade; gain = g
-                              (linear, trec_eval) or ``2^g - 1`` with ``gain=exp`` (Burges et al.
-                              2005); ``discount=jk,b=B``: 1 for ``i < B``, ``1/log_B(i)`` after
-                              (Järvelin & Kekäläinen 2002); ``gains={g: v}`` gives grade g the
-                              gain v, other grades their own (ir_measures' ``gains``; IDCG then
-                              sorts by gain, leaving out gains below 0); ``ideal=trec`` builds
-                              IDCG as trec_eval's ``ndcg.1=4`` does (what that name means).
-                              ``DCG@k``, ``CG@k`` unnormalised.
-``RBP(p=..)`` (``rbp``)       ``(1-p) sum_i gain_i p^(i-1)`` (Moffat & Zobel 2008), p^(i-1) by
-                              repeated multiplication as in trec_eval; gain =
-                              ``g_i / max grade in the query's qrels`` (binary qrels: rel_i),
-                              or binary ``rel_i`` at level r with ``RBP(p=..,rel=r)``, or
-                              ``gains={g: v}`` rescaled to [0, 1] as trec_eval's ``rbp.g=v``.
-``RBP_resid(p=..)``           ``p^n + (1-p) sum_{i<=n, unjudged} p^(i-1)``, n = documents retrieved:
-                              the most RBP could still grow; ``tail=unjudged`` is trec_eval's
-                              ``rbp_resid``, 0 when no unjudged document was retrieved.
-``ERR@k``                     ``sum_{i<=k} (1/i) R_i prod_{j<i} (1 - R_j)``,
-                              ``R_i = (2^g_i - 1) / 2^gmax`` (Chapelle et al. 2009); gmax is the
-                              largest grade in the query's qrels unless ``ERR(max_grade=4)@k``.
-                              Computed as ``2^(g-gmax) - 2^-gmax`` in log space: any grade stays
-                              finite (so does nDCG(gain=exp), scaled by ``2^-gmax``; DCG(gain=exp)
-                              beyond float range is a ValueError).
-``Bpref`` (``bpref``)         ``(1/R) sum_{relevant retrieved r} (1 - min(N_r, R) / min(N, R))``,
-                              N_r judged non-relevant above r, N judged non-relevant in the qrels.
-``Judged@k``                  judged documents (grade >= 0) in the top k, divided by k;
-                              ``Hole@k = 1 - Judged@k``; ``Unj@k`` (``unj_k``) is unjudged in the
-                              top k divided by k (equal to Hole@k when at least k are retrieved).
-``IPrec@r``                   max precision at ranks where recall >= r, the level r*R rounded
-(``iprec_at_recall_r``)       half up to a whole number of relevant documents (trec_eval 10).
-``11pt`` (``11pt_avg``)       mean of IPrec at r = 0, 0.1, ..., 1 (``levels=[..]``: other levels,
-                              trec_eval's ``11pt_avg.0.2,0.5,0.8``), summed last level first
-``SetP``, ``SetR``,           precision, recall of the retrieved set, ``F_beta = (1+b^2)PR/(b^2P+R)``
-``SetF(beta=1)``, ``SetE``    and van Rijsbergen's ``E = 1 - F_beta``; trec_eval's ``set_F_x`` takes
-(``set_F``)                   ``x = beta^2``: ``SetF(beta2=x)`` (``set_F_4`` is ``SetF(beta=2)``)
-``Utility(a,b,c,d)``          ``a*rel_ret + b*nonrel_ret + c*rel_not_ret + d*nonrel_not_ret``,
-(``utility_a,b,c,d``)         defaults 1, -1, 0, 0; ``d`` needs the collection size ``n_docs=``
-                              (trec_eval -N)
-``NumRet``, ``NumRel``,       counts (``num_ret``, ``num_rel``, ``num_rel_ret``, ``num_q``), summed,
-``NumRelRet``, ``NumQ``       not averaged, by :func:`aggregate`
-============================  ====================================================================
+{formulas}
 
-Further trec_eval measures are available under their trec_eval names
-(``infAP``, ``gm_bpref``, ``Rprec_mult_x``, ``binG``, ``G``, ``ndcg_rel``,
-``Rndcg``, ``relative_P_k``, ``set_relative_P``, ``set_map``,
-``num_nonrel_judged_ret``) and as ``RprecMult(m=x)``, ``RelP@k``, ``SetRelP``,
-``SetAP``, ``NumNonRelJudgedRet``, ``GMBpref``, ``nDCG_rel``, ``RnDCG``; their
-formulas are in the docstrings of :mod:`searchgrade.measures.kernels`.  ``G``, ``nDCG_rel``
-and ``RnDCG`` take ``gains={g: v}`` as trec_eval's ``G.1=3`` does.  Every binary
-measure takes ``rel=``, and every measure ``judged_only=`` (ir_measures'
-per-measure condensed list).
+``G``, ``nDCG_rel`` and ``RnDCG`` take ``gains={g: v}`` as trec_eval's ``G.1=3``
+does.  Every binary measure takes ``rel=``, and every measure ``judged_only=``
+(ir_measures' per-measure condensed list).
 
 Measure names
 -------------
@@ -142,45 +91,33 @@ match the other side's as text (qrels ``1`` vs run ``"1"``).
 
 How the tools differ
 --------------------
-=====================  ==========================  ==========================  ==========================
-Choice                 trec_eval 10.0              ir_measures / pytrec_eval   ranx
-=====================  ==========================  ==========================  ==========================
-Tied scores            score desc, then docno      trec_eval's order (pytrec   sorts by score; the order
-                       desc by strcmp              _eval runs trec_eval code)  of ties is not documented
-Qrels query not in     skipped; with ``-c``        pytrec_eval: skipped;       ``evaluate`` asserts that
-the run                counted as 0                ir_measures 0.4: scored     qrels and run have the same
-                                                   with each measure's         query ids (later versions:
-                                                   DEFAULT, 0 (NumRel, NumQ    ``make_comparable=True``)
-                                                   too): like ``-c``
-Run query without      skipped silently            skipped silently            same assertion
-qrels
-nDCG gain              linear (the grade), all     linear, as trec_eval        ``ndcg``: linear,
-                       grades, log2(rank+1)                                    ``ndcg_burges``: 2^g - 1;
-                                                                               grades < rel_lvl dropped
-RBP                    graded gains, rescaled      ir_measures: p=0.8 by       the raw grade as gain
-                       with uninitialised min/max  default                     (not rescaled, not
-                       (undefined for grades > 1)                              binary)
-ERR gmax               (no ERR)                    ERR@k via gdeval.pl, which  (no ERR)
-                                                   fixes gmax = 4 (grades > 4
-                                                   refused)
-F parameter            ``set_F.x``: x = beta^2     ir_measures' SetF(beta=b)   ``f1`` only
-                                                   runs set_F.b: beta^2 = b
-Judged@k               (``unj_k``: unjudged / k)   ir_measures: documents in   --
-                                                   the qrels (grade -1 too)
-                                                   / min(k, retrieved)
-IPrec level r          lround(r * R) relevant      trec_eval 9: (long)(r * R   --
-                       documents                   + 0.9) relevant documents
-=====================  ==========================  ==========================  ==========================
+The evaluation's options:
+
+==========================  ==========================  ==========================  ==========================
+Choice                      trec_eval 10.0              ir_measures / pytrec_eval   ranx
+==========================  ==========================  ==========================  ==========================
+Tied scores                 score desc, then docno      trec_eval's order (pytrec   sorts by score; the order
+                            desc by strcmp              _eval runs trec_eval code)  of ties is not documented
+Qrels query not in the run  skipped; with ``-c``        pytrec_eval: skipped;       ``evaluate`` asserts that
+                            counted as 0                ir_measures 0.4: scored     qrels and run have the same
+                                                        with each measure's         query ids (later versions:
+                                                        DEFAULT, 0 (NumRel, NumQ    ``make_comparable=True``)
+                                                        too): like ``-c``
+Run query without qrels     skipped silently            skipped silently            same assertion
+==========================  ==========================  ==========================  ==========================
+
+The measures (from the registry rows' ``differs``):
+
+{tools}
 
 searchgrade uses trec_eval 10.0's choices by default (``ties="trec"``,
 ``missing="ignore"``, linear gain, lround for IPrec) and reproduces its test
 outputs line by line; it warns about run queries without qrels and qrels
-queries without a ranking instead of dropping them silently.  Its own choices where trec_eval has none: graded RBP
-uses gain = grade / (largest grade in the query's qrels) (Moffat & Zobel 2008);
-ERR uses gmax = the largest grade in the query's qrels, ``ERR(max_grade=4)``
-reproduces gdeval.pl.  ``ties="expected"`` gives the tie-aware value of
-McSherry & Najork (2008): the mean of the measure over all orders of tied
-documents, in closed form.
+queries without a ranking instead of dropping them silently.  Its own choices
+where trec_eval has none (graded RBP's gain, ERR's gmax) are the formulas
+above.  ``ties="expected"`` gives the tie-aware value of McSherry & Najork
+(2008): the mean of the measure over all orders of tied documents, in closed
+form.
 """
 from __future__ import annotations
 
@@ -192,9 +129,8 @@ import pandas as pd
 from . import io as _io
 from .measures.dispatch import by_judged_only, evaluate_ranked, plan
 from .measures.kernels.base import MIN_GEO_MEAN, Ranked
-from .measures.names import Measure, _trec_form, is_ir_measure, known_measures, parse_measure
-from .measures.params import fmt_value
-from .measures.registry import FAMILIES, REL
+from .measures.names import Measure, is_ir_measure, known_measures, parse_measure
+from .measures.tables import closed_form_families, differs_table, formula_table, measure_table
 from .measures.options import MISSING, TIES, Options
 from .measures.qrels import QrelsIndex, warn_user
 from .measures.ranking import rank as _rank
@@ -329,7 +265,7 @@ def _closed_form_text() -> str:
     """The families with a closed form under ``ties="expected"``, from the registry, wrapped for a docstring."""
     import textwrap
 
-    names = ", ".join(f.name for f in FAMILIES.values() if f.expected)
+    names = ", ".join(closed_form_families())
     return textwrap.fill(f"form for {names}", 80, subsequent_indent=" " * 8, break_on_hyphens=False)
 
 
@@ -446,35 +382,7 @@ def score_ranking(ranking: Sequence, qrels, measures: Iterable | str, **options)
     return {c: (v.item() if hasattr(v, "item") else v) for c, v in df.iloc[0].items()}
 
 
-_CUTOFF_TEXT = {"none": "none", "optional": "@k optional", "required": "@k required", "recall": "@r (recall level)"}
-
-
-def _param_text(p) -> str:
-    """One parameter as ``name=default`` (or ``name``), its choices and meaning, for :func:`measure_table`
-    (the shared relevance level ``rel`` by its name only)."""
-    if p is REL:
-        return "rel"
-    head = p.name if p.default is None else f"{p.name}={fmt_value(p.default)}"
-    choices = f" ({'|'.join(map(str, p.choices))})" if p.choices else ""
-    return f"{head}{choices}: {p.doc}"
-
-
-def measure_table() -> pd.DataFrame:
-    """Every measure family of the registry: meaning, parameters (with defaults), cut-off, aggregation, names.
-
-    One row per family, generated from :mod:`searchgrade.measures.registry`, so it lists
-    exactly what :func:`parse_measure` accepts.  ``rel`` (the grade counted as
-    relevant; default: the evaluation's ``rel_level``) is named without its
-    meaning, and ``judged_only`` (every family) is not repeated.  ``ties="expected"`` says whether the family has a closed
-    form for the expectation over tie orders (otherwise that setting refuses it).
-    """
-    rows = [{
-        "measure": f.name,
-        "what it measures": f.doc,
-        "parameters": "; ".join(_param_text(p) for p in f.params),
-        "cut-off": _CUTOFF_TEXT[f.cutoff],
-        "over queries": f.agg,
-        'ties="expected"': "yes" if f.expected else "no",
-        "trec_eval": ", ".join(_trec_form(f, spec) for spec in f.trec),
-    } for f in FAMILIES.values()]
-    return pd.DataFrame(rows).set_index("measure")
+# The module docstring's formula and tool tables are generated from the registry rows, as
+# measure_table() is (searchgrade.measures.tables), so no second copy of a formula can drift.
+if __doc__:
+    __doc__ = __doc__.replace("{formulas}", formula_table()).replace("{tools}", differs_table())

@@ -26,10 +26,9 @@ import numpy as np
 import pandas as pd
 
 from .. import stats
+from ..io.types import QrelsLike as Qrels
 
 __all__ = ["token_overlap", "overlap_buckets", "bucket_labels", "compare_by_bucket"]
-
-Qrels = Mapping[str, Mapping[str, int]]
 
 
 def _tokeniser(tokeniser) -> Callable[[str], Sequence[str]]:

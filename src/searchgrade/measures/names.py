@@ -477,8 +477,7 @@ def _trec_form(fam: Family, spec: TrecName) -> str:
 
 def known_measures() -> list[str]:
     """Names parse_measure understands: families (ir_measures style), then trec_eval forms."""
-    cut = {"none": "", "optional": "[@k]", "required": "@k", "recall": "@r"}
-    ir = [f"{f.name}{'(' + ','.join(p.name for p in f.params) + ')' if f.params else ''}{cut[f.cutoff]}"
+    ir = [f"{f.name}{'(' + ','.join(p.name for p in f.params) + ')' if f.params else ''}{f.cut_suffix}"
           for f in FAMILIES.values()]
     trec = [_trec_form(f, spec) for f in FAMILIES.values() for spec in f.trec]
     return ir + trec + [f"{alias} (= {target})" for alias, target in ALIASES.items()]

@@ -1,14 +1,19 @@
-"""The measure registry: one entry per measure family, the single source of what searchgrade knows (private).
+"""The measure registry: one row per measure family, the single source of what searchgrade knows (private).
 
-Each :class:`Family` holds its typed parameters (:class:`~searchgrade.measures.params.Param`),
-cut-off rule, aggregation over queries, whether ``ties="expected"`` has a closed
-form, whether it is graded, its kernel (:mod:`searchgrade.measures.kernels`), the
-trec_eval names it prints under (:class:`TrecName`, with trec_eval's default
-cut-offs and parameters, read from trec_eval 10.0's ``m_*.c`` files), what
-pytrec_eval calls it, and how ir_measures spells its parameters.
+Each row, a :class:`~searchgrade.measures.family.Family` (the row type, in
+:mod:`searchgrade.measures.family`), holds its typed parameters
+(:class:`~searchgrade.measures.params.Param`), cut-off rule, aggregation over queries,
+whether ``ties="expected"`` has a closed form, whether it is graded, its kernel
+(:mod:`searchgrade.measures.kernels`), its C/W/L user model, its formula and source, the
+trec_eval names it prints under (:class:`TrecName`, with trec_eval's default cut-offs and
+parameters, read from trec_eval 10.0's ``m_*.c`` files), what pytrec_eval and ranx call
+it, how ir_measures spells its parameters, and where those tools compute it differently.
 
 Everything else is derived from here: the name parser and ``known_measures()``
-(:mod:`searchgrade.measures.names`), the pytrec_eval cross-check map in
+(:mod:`searchgrade.measures.names`), the formula and tool tables of
+:mod:`searchgrade.metrics`' docstring and the API appendix's ``measure_table()``
+(:mod:`searchgrade.measures.tables`), the curves :func:`searchgrade.cwl` draws
+(:mod:`searchgrade.curves`), the pytrec_eval cross-check map in
 :mod:`searchgrade.book.lineup`, and trec_eval's measure tables (:func:`trec_root`,
 :data:`TREC_ORDER`, :meth:`Family.trec_name`, :func:`searchgrade.measures.names.trec_expand`).
 
@@ -26,9 +31,9 @@ trec_eval reads it.
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Callable
 
+from .family import ANY, COMMON, Differs, Family, IrParam, TrecName
 from .kernels import cwl as _cwl_kernels
 from .kernels import binary as binary_k, graded as graded_k, trec_walk as trec_walk_k
 from .params import (Param, above_one, finite, fmt_value, gain_map, open_unit, positive, positive_int,
@@ -37,177 +42,10 @@ from .params import (Param, above_one, finite, fmt_value, gain_map, open_unit, p
 __all__ = ["TrecName", "IrParam", "Family", "FAMILIES", "ALIASES", "COMMON", "TREC_ORDER", "TREC_SETS",
            "family", "trec_root", "IR_FIXED", "IR_RENAME"]
 
-ANY = object()  # an ir_measures redirect that applies whatever the parameter's value
-
-
-@dataclass(frozen=True)
-class TrecName:
-    """How trec_eval names one measure of a family, and which values it prints by default."""
-
-    root: str  # trec_eval's measure name, as given to -m
-    style: str  # "plain": root; "cut": root_k (long cut-offs); "level": root_%3.2f (float cut-offs);
-    #             "doubles": root_v1,v2,.. (parameter values in order); "list": root_v1,v2,.. (one tuple
-    #             parameter); "pairs": root_name=value,.. (grade=gain pairs set the parameter "gains")
-    defaults: tuple = ()  # trec_eval's default cut-offs (cut, level)
-    target: str = "cutoff"  # what a cut-off / level sets: the cut-off, or a parameter ("m")
-    params: tuple = ()  # doubles: the parameters the values set, in order; list: the one parameter;
-    #                     pairs: the names allowed ("gains": grade=gain pairs)
-    implied: tuple = ()  # (param, value): what the root means beyond its text (rbp: p = 0.9)
-    implied_with_gains: tuple = ()  # (param, value) implied when grade=gain pairs are given (ndcg: ideal=trec)
-    per_query: bool = True  # trec_eval prints a value for every query (gm_map: only the summary)
-    summary: bool = True  # trec_eval prints a summary ("all") value
-    pytrec_eval: bool = True  # pytrec_eval knows this root (it runs trec_eval 9's code)
-    note: str = ""  # where trec_eval or pytrec_eval compute it differently from searchgrade
-
-    @property
-    def cut(self) -> bool:
-        """The root carries a cut-off or level (P_10, iprec_at_recall_0.10)."""
-        return self.style in ("cut", "level")
-
-    def printed(self, value=None) -> str:
-        """trec_eval's printed name for a cut-off/level (cut styles) or a parameter text (doubles, pairs)."""
-        if value is None:
-            return self.root
-        if self.style == "cut":
-            return f"{self.root}_{int(value)}"
-        if self.style == "level":  # snprintf into root + 8 + 2 bytes (meas_init.c)
-            return f"{self.root}_{float(value):3.2f}"[: len(self.root) + 9]
-        return f"{self.root}_{value}"
-
-
-@dataclass(frozen=True)
-class IrParam:
-    """An ir_measures parameter that searchgrade spells differently or that selects another family."""
-
-    name: str  # ir_measures' parameter name
-    to: str | None = None  # the searchgrade parameter it sets (None: it only selects a family)
-    values: tuple = ()  # (ir_measures value, searchgrade value) pairs; empty: the value as it is
-    family: tuple = ()  # (ir_measures value or ANY, family) pairs: NumRet(rel=1) is NumRelRet
-
-
-@dataclass(frozen=True)
-class Family:
-    """A measure family: parameters, cut-off rule, aggregation, kernel, and its names in other tools."""
-
-    name: str
-    kernel: Callable
-    doc: str  # one line: what it measures
-    params: tuple = ()  # Param, in the order canonical names show them
-    cutoff: str = "optional"  # "none", "optional", "required", "recall" (a level in [0, 1])
-    agg: str = "mean"  # over queries: "mean", "gmean" (trec_eval's geometric mean, floor 1e-5), "sum"
-    expected: bool = True  # closed form under ties="expected"
-    graded: bool = False  # uses the grades themselves (ignores rel_level)
-    integer: bool = False  # a count (int64 column unless ties="expected")
-    trec: tuple = ()  # TrecName, the plain/parameter form first
-    ir: tuple = ()  # IrParam: ir_measures' spellings that differ
-    finish: Callable | None = None  # cross-parameter rules: finish(measure text, params, given) -> params
-    normal: Callable | None = None  # params -> the params that decide the value (SetF: beta^2), for keys
-    curve: object | None = None  # its C/W/L user model (kernels/cwl.py): searchgrade.cwl draws its curves
-
-    def normalised(self, params: dict) -> dict:
-        """The parameters as they decide the value: equal normalised parameters, equal values."""
-        return self.normal(dict(params)) if self.normal is not None else dict(params)
-
-    def param(self, name: str) -> Param | None:
-        """The parameter called ``name`` (family's own or common), or None."""
-        for p in self.params + COMMON:
-            if p.name == name:
-                return p
-        return None
-
-    @property
-    def defaults(self) -> dict:
-        """Parameter defaults that are set (None means "not set": the evaluation decides)."""
-        return {p.name: p.default for p in self.params + COMMON if p.default is not None}
-
-    def trec_spec(self, measure) -> TrecName | None:
-        """The trec_eval name spec that prints ``measure`` (an object with params and cutoff), or None."""
-        for spec in self.trec:
-            if self._fits(spec, measure):
-                return spec
-        return None
-
-    def _implied(self, spec: TrecName, params: dict) -> dict:
-        """What spec's root means beyond its text, for a measure with these parameters."""
-        implied = dict(spec.implied)
-        if params.get("gains"):
-            implied.update(spec.implied_with_gains)
-        return implied
-
-    def _fits(self, spec: TrecName, m) -> bool:
-        """Whether trec_eval's ``spec`` can name measure ``m`` (rel_level, judged_only: trec_eval -l, -J)."""
-        has_cut = spec.cut and spec.target == "cutoff"
-        if (m.cutoff is not None) != has_cut:
-            return False
-        free = {"judged_only", "n_docs"} | (set() if self.graded else {"rel"})  # trec_eval's -J, -N, -l
-        if spec.cut and spec.target != "cutoff":
-            free.add(spec.target)
-        if spec.style in ("doubles", "pairs", "list"):
-            free.update(spec.params)
-        params = self.normalised(m.params)
-        implied = self._implied(spec, params)
-        defaults = self.normalised(self.defaults)
-        for key, value in params.items():
-            if key not in free and value != implied.get(key, defaults.get(key)):
-                return False
-        for key, value in implied.items():  # rbp_resid's tail=unjudged: RBP_resid without it is not rbp_resid
-            if key not in free and params.get(key, defaults.get(key)) != value:
-                return False
-        return not (spec.cut and spec.target != "cutoff" and spec.target not in params)
-
-    def trec_name(self, measure) -> str:
-        """How trec_eval prints ``measure``'s value, e.g. ``P_10``, ``Rprec_mult_0.20``, ``rbp_p=0.8``.
-
-        ValueError if trec_eval has no such measure.  trec_eval takes the
-        relevance level from ``-l`` and judged-only from ``-J``, so ``rel`` and
-        ``judged_only`` do not appear in the name.
-        """
-        spec = self.trec_spec(measure)
-        if spec is None:
-            raise ValueError(f"measure {getattr(measure, 'name', measure)!r} has no trec_eval counterpart"
-                             + (f" (trec_eval has {', '.join(s.root for s in self.trec)})" if self.trec else ""))
-        if spec.cut:
-            value = measure.cutoff if spec.target == "cutoff" else measure.params[spec.target]
-            return spec.printed(value)
-        return spec.printed(self._param_text(spec, measure.params))
-
-    def _param_text(self, spec: TrecName, params: dict) -> str | None:
-        """trec_eval's parameter text for a doubles/list/pairs root, None when it is the root's default."""
-        params = self.normalised(params)
-        implied = self._implied(spec, params)
-        defaults = self.normalised(self.defaults)
-        if spec.style == "doubles":
-            values = [params.get(p, implied.get(p, defaults.get(p))) for p in spec.params]
-            if all(v == implied.get(p, defaults.get(p)) for p, v in zip(spec.params, values)):
-                return None
-            return ",".join(fmt_value(float(v)) for v in values)
-        if spec.style == "list":
-            (p,) = spec.params
-            if params.get(p) is None:
-                return None
-            return ",".join(fmt_value(float(v)) for v in params[p])
-        if spec.style == "pairs":
-            shown = [f"{p}={fmt_value(params[p])}" for p in spec.params if p != "gains" and p in params
-                     and params[p] != implied.get(p, defaults.get(p))]
-            gains = params.get("gains") or ()
-            shown += [f"{g}={fmt_value(v)}" for g, v in (gains.items() if isinstance(gains, dict) else gains)]
-            return ",".join(shown) or None
-        return None
-
-    def pytrec_eval_name(self, measure) -> str:
-        """The value key pytrec_eval reports for ``measure`` (its trec_eval name), or ValueError."""
-        spec = self.trec_spec(measure)
-        if spec is None or not spec.pytrec_eval:
-            raise ValueError(f"measure {getattr(measure, 'name', measure)!r} has no pytrec_eval counterpart")
-        return self.trec_name(measure)
-
 
 # ------------------------------------------------------------------ parameters
 REL = Param("rel", int, None, "grade counted as relevant (default: the evaluation's rel_level)",
             check=positive_int)
-#: Accepted by every family: condensed lists for this measure only (default: the evaluation's judged_only).
-COMMON = (Param("judged_only", bool, None, "drop unjudged documents before ranking (default: the "
-                "evaluation's judged_only)"),)
 _GAIN = Param("gain", str, "linear", "gain of grade g: g (linear, trec_eval) or 2^g - 1 (exp, Burges et al. 2005)",
               choices=("linear", "exp"))
 _DISCOUNT = Param("discount", str, "log2", "1/log2(i+1), or Jarvelin-Kekalainen (jk): 1 before rank b, "
@@ -335,91 +173,158 @@ def _f(name, kernel, doc, params=(), **kw) -> Family:
 
 FAMILIES: dict[str, Family] = {f.name: f for f in [
     _f("P", binary_k.precision, "precision at k", (REL,), cutoff="required", trec=(TrecName("P", "cut", _CUTS),),
-       curve=_cwl_kernels.P_MODEL),
-    _f("R", binary_k.recall, "recall at k", (REL,), cutoff="required", trec=(TrecName("recall", "cut", _CUTS),)),
+       curve=_cwl_kernels.P_MODEL, formula="``sum_{i<=k} rel_i / k``", ranx="precision"),
+    _f("R", binary_k.recall, "recall at k", (REL,), cutoff="required", trec=(TrecName("recall", "cut", _CUTS),),
+       formula="``sum_{i<=k} rel_i / R``", ranx="recall"),
     _f("Hit", binary_k.hit, "1 if a relevant document is in the top k (success)", (REL,), cutoff="required",
-       trec=(TrecName("success", "cut", (1, 5, 10)),)),
+       trec=(TrecName("success", "cut", (1, 5, 10)),), formula="1 if ``sum_{i<=k} rel_i > 0`` else 0",
+       ranx="hit_rate"),
     _f("RelP", binary_k.relative_precision, "relevant in top k / min(k, R)", (REL,), cutoff="required",
-       trec=(TrecName("relative_P", "cut", _CUTS),)),
-    _f("Rprec", binary_k.r_precision, "precision after R documents", (REL,), cutoff="none", trec=(TrecName("Rprec", "plain"),)),
+       trec=(TrecName("relative_P", "cut", _CUTS),), formula="``sum_{i<=k} rel_i / min(k, R)``"),
+    _f("Rprec", binary_k.r_precision, "precision after R documents", (REL,), cutoff="none",
+       trec=(TrecName("Rprec", "plain"),), formula="``P@R``", ranx="r-precision"),
     _f("RprecMult", binary_k.rprec_mult, "precision after floor(m*R + 0.9) documents",
        (REL, Param("m", float, 1.0, "multiple of R", check=positive)), cutoff="none",
-       trec=(TrecName("Rprec_mult", "level", _MULTS, target="m"),)),
+       trec=(TrecName("Rprec_mult", "level", _MULTS, target="m"),),
+       formula="``P@c``, ``c = floor(m*R + 0.9)`` (0 when c = 0)"),
     _f("AP", binary_k.average_precision, "average precision (AP@k: divided by R)", (REL,),
-       trec=(TrecName("map", "plain"), TrecName("map_cut", "cut", _CUTS))),
+       trec=(TrecName("map", "plain"), TrecName("map_cut", "cut", _CUTS)),
+       formula="``(1/R) sum_i rel_i * P@i``; ``AP@k`` (``map_cut_k``) sums ``i <= k``", ranx="map"),
     _f("GMAP", binary_k.average_precision, "AP per query, geometric mean over queries", (REL,), agg="gmean",
-       trec=(TrecName("gm_map", "plain", per_query=False),)),
+       trec=(TrecName("gm_map", "plain", per_query=False),), formula="AP per query"),
     _f("RR", binary_k.reciprocal_rank, "reciprocal rank of the first relevant document", (REL,),
-       curve=_cwl_kernels.RR_MODEL,
-       trec=(TrecName("recip_rank", "plain"),)),
+       curve=_cwl_kernels.RR_MODEL, trec=(TrecName("recip_rank", "plain"),),
+       formula="``1 / (rank of the first relevant document)``; ``RR@k`` 0 beyond k",
+       cite="Kantor & Voorhees 2000", ranx="mrr"),
     _f("nDCG", graded_k.ndcg, "normalised discounted cumulative gain", (_GAIN, _DISCOUNT, _BASE, _GAINS, _IDEAL),
        graded=True,
        trec=(TrecName("ndcg", "pairs", params=("gains",), implied_with_gains=(("ideal", "trec"),)),
              TrecName("ndcg_cut", "cut", _CUTS)),
        ir=(IrParam("dcg", "gain", (("log2", "linear"), ("exp-log2", "exp"))),), finish=_dcg_finish,
-       normal=_ndcg_normal),
+       normal=_ndcg_normal,
+       formula="``DCG@k / IDCG@k``, IDCG the DCG of all judged documents sorted by grade; ``gains={g: v}`` "
+               "gives grade g the gain v, other grades their own (ir_measures' ``gains``; IDCG then sorts by "
+               "gain, leaving out gains below 0); ``ideal=trec`` builds IDCG as trec_eval's ``ndcg.1=4`` does; "
+               "``gain=exp`` is computed scaled by ``2^-gmax``, so any grade stays finite",
+       cite="Järvelin & Kekäläinen 2002", ranx="ndcg, ndcg_burges (gain=exp)",
+       differs=Differs("nDCG gain", "linear (the grade), all grades, log2(rank+1)", "linear, as trec_eval",
+                       "``ndcg``: linear, ``ndcg_burges``: 2^g - 1; grades < rel_lvl dropped")),
     _f("DCG", graded_k.dcg, "discounted cumulative gain", (_GAIN, _DISCOUNT, _BASE, _GAINS), graded=True,
-       finish=_dcg_finish),
-    _f("CG", graded_k.cg, "cumulated gain", (_GAIN, _GAINS), graded=True, finish=_dcg_finish),
+       finish=_dcg_finish,
+       formula="``sum_{i<=k} gain(g_i) / log2(i+1)``: gain = g (linear, trec_eval) or ``2^g - 1`` with "
+               "``gain=exp`` (Burges et al. 2005); ``discount=jk,b=B``: 1 for ``i < B``, ``1/log_B(i)`` after; "
+               "``DCG(gain=exp)`` beyond float range is a ValueError",
+       cite="Järvelin & Kekäläinen 2002", ranx="dcg, dcg_burges (gain=exp)"),
+    _f("CG", graded_k.cg, "cumulated gain", (_GAIN, _GAINS), graded=True, finish=_dcg_finish,
+       formula="``sum_{i<=k} gain(g_i)``", cite="Järvelin & Kekäläinen 2002"),
     _f("RBP", graded_k.rbp, "rank-biased precision", (_P, Param("rel", int, None, "binary gain at this grade (default: "
        "graded gain grade / max grade)", check=positive_int), _MAX_GRADE, _RBP_GAINS), graded=True,
        trec=(TrecName("rbp", "pairs", params=("p", "gains"), implied=(("p", 0.9),), pytrec_eval=False,
                       note=_RBP_NOTE),),
-       finish=_rbp_finish, curve=_cwl_kernels.RBP_MODEL),
+       finish=_rbp_finish, curve=_cwl_kernels.RBP_MODEL,
+       formula="``(1-p) sum_i gain_i p^(i-1)``, p^(i-1) by repeated multiplication as in trec_eval; gain = "
+               "``g_i / max grade in the query's qrels`` (binary qrels: rel_i), or binary ``rel_i`` at level r "
+               "with ``RBP(p=..,rel=r)``, or ``gains={g: v}`` rescaled to [0, 1] as trec_eval's ``rbp.g=v``",
+       cite="Moffat & Zobel 2008", ranx="rbp",
+       # ranx/metrics/rank_biased_precision.py, _rank_biased_precision: weighted_hit_list[i] = qrels[j, 1]
+       # after clean_qrels (grades >= rel_lvl kept); its docstring's "r_i is either 0 or 1" is not what it does
+       differs=Differs("RBP gain", "graded gains, rescaled with uninitialised min/max (undefined for grades > 1)",
+                       "pytrec_eval: no rbp; ir_measures: p=0.8 by default, binary through cwl_eval (which "
+                       "needs rel=), graded through trectools", "the raw grade as gain (not rescaled, not binary); "
+                       "grades < rel_lvl gain 0")),
     _f("RBP_resid", graded_k.rbp_resid, "RBP residual: the most unjudged documents could add", (_P, _TAIL), graded=True,
        trec=(TrecName("rbp_resid", "pairs", params=("p",), implied=(("p", 0.9), ("tail", "unjudged")),
-                      pytrec_eval=False),)),
-    _f("ERR", graded_k.err, "expected reciprocal rank", (_MAX_GRADE,), expected=False, graded=True),
+                      pytrec_eval=False),),
+       formula="``p^n + (1-p) sum_{i<=n, unjudged} p^(i-1)``, n = documents retrieved: the most RBP could "
+               "still grow; ``tail=unjudged`` is trec_eval's ``rbp_resid``, 0 when no unjudged document was "
+               "retrieved", cite="Moffat & Zobel 2008"),
+    _f("ERR", graded_k.err, "expected reciprocal rank", (_MAX_GRADE,), expected=False, graded=True,
+       formula="``sum_{i<=k} (1/i) R_i prod_{j<i} (1 - R_j)``, ``R_i = (2^g_i - 1) / 2^gmax``; gmax is the "
+               "largest grade in the query's qrels unless ``ERR(max_grade=4)@k``; computed as "
+               "``2^(g-gmax) - 2^-gmax`` in log space, so any grade stays finite",
+       cite="Chapelle et al. 2009",
+       differs=Differs("ERR gmax", "(no ERR)", "ERR@k via gdeval.pl, which fixes gmax = 4 (grades > 4 refused)",
+                       "(no ERR)")),
     _f("Bpref", binary_k.bpref, "binary preference", (REL,), cutoff="none", expected=False,
-       trec=(TrecName("bpref", "plain"),)),
+       trec=(TrecName("bpref", "plain"),),
+       formula="``(1/R) sum_{relevant retrieved r} (1 - min(N_r, R) / min(N, R))``, N_r judged non-relevant "
+               "above r, N judged non-relevant in the qrels", cite="Buckley & Voorhees 2004", ranx="bpref"),
     _f("infAP", binary_k.infap, "inferred AP (trec_eval)", (REL,), cutoff="none", expected=False,
-       trec=(TrecName("infAP", "plain"),)),
-    _f("Judged", binary_k.judged_at, "fraction of the top k with a judgment", cutoff="required", graded=True),
-    _f("Hole", binary_k.hole_at, "1 - Judged@k", cutoff="required", graded=True),
+       trec=(TrecName("infAP", "plain"),),
+       formula="AP estimated from the judged sample, counting only pooled documents; AP when every document "
+               "is judged", cite="Yilmaz & Aslam 2006"),
+    _f("Judged", binary_k.judged_at, "fraction of the top k with a judgment", cutoff="required", graded=True,
+       formula="judged documents (grade >= 0) in the top k, divided by k",
+       differs=Differs("Judged@k", "(``unj_k``: unjudged / k)", "ir_measures: documents in the qrels (grade -1 "
+                       "too) / min(k, retrieved)")),
+    _f("Hole", binary_k.hole_at, "1 - Judged@k", cutoff="required", graded=True, formula="``1 - Judged@k``"),
     _f("Unj", binary_k.unjudged_at, "unjudged in top k / k (trec_eval unj_k)", cutoff="required", graded=True,
-       trec=(TrecName("unj", "cut", (5, 10, 20), pytrec_eval=False),)),
+       trec=(TrecName("unj", "cut", (5, 10, 20), pytrec_eval=False),),
+       formula="unjudged documents in the top k divided by k (``Hole@k`` when at least k are retrieved)"),
     _f("IPrec", binary_k.iprec, "interpolated precision at a recall level", (REL,), cutoff="recall", expected=False,
-       trec=(TrecName("iprec_at_recall", "level", _STANDARD_LEVELS, note=_IPREC_NOTE),)),
+       trec=(TrecName("iprec_at_recall", "level", _STANDARD_LEVELS, note=_IPREC_NOTE),),
+       formula="max precision at ranks where recall >= r, the level r*R rounded half up to a whole number of "
+               "relevant documents (trec_eval 10)",
+       differs=Differs("IPrec level r", "lround(r * R) relevant documents",
+                       "trec_eval 9: (long)(r * R + 0.9) relevant documents")),
     _f("11pt", binary_k.eleven_pt, "11-point interpolated average precision (IPrec averaged over recall levels)",
        (REL, _LEVELS), cutoff="none", expected=False, finish=_eleven_finish,
-       trec=(TrecName("11pt_avg", "list", params=("levels",), note=_IPREC_NOTE),)),
+       trec=(TrecName("11pt_avg", "list", params=("levels",), note=_IPREC_NOTE),),
+       formula="mean of IPrec at r = 0, 0.1, ..., 1 (``levels=[..]``: other levels, trec_eval's "
+               "``11pt_avg.0.2,0.5,0.8``), summed last level first"),
     _f("SetP", binary_k.set_p, "precision of the retrieved set", (REL,), cutoff="none", trec=(TrecName("set_P", "plain"),),
-       ir=(IrParam("relative", family=((True, "SetRelP"), (False, "SetP"))),)),
+       ir=(IrParam("relative", family=((True, "SetRelP"), (False, "SetP"))),),
+       formula="relevant retrieved / retrieved"),
     _f("SetR", binary_k.set_r, "recall of the retrieved set", (REL,), cutoff="none",
-       trec=(TrecName("set_recall", "plain"),)),
+       trec=(TrecName("set_recall", "plain"),), formula="relevant retrieved / R"),
     _f("SetF", binary_k.set_f, "F_beta of the retrieved set", (REL, _BETA, _BETA2), cutoff="none", finish=_setf_finish,
        normal=_setf_normal,
        trec=(TrecName("set_F", "doubles", params=("beta2",),
-                      note="trec_eval's parameter x is beta^2: F = (x+1)PR/(xP+R)"),)),
+                      note="trec_eval's parameter x is beta^2: F = (x+1)PR/(xP+R)"),),
+       formula="``F_beta = (1+b^2)PR/(b^2P+R)`` of P = SetP and R = SetR; trec_eval's ``set_F_x`` takes "
+               "``x = beta^2``: ``SetF(beta2=x)`` (``set_F_4`` is ``SetF(beta=2)``)",
+       cite="van Rijsbergen 1979", ranx="f1 (beta=1; f1@k: the top k as the set)",
+       differs=Differs("F parameter", "``set_F.x``: x = beta^2", "ir_measures' SetF(beta=b) runs set_F.b: "
+                       "beta^2 = b", "``f1`` only")),
     _f("SetE", binary_k.set_e, "van Rijsbergen's E = 1 - F_beta", (REL, _BETA, _BETA2), cutoff="none", finish=_setf_finish,
-       normal=_setf_normal),
+       normal=_setf_normal, formula="``E = 1 - F_beta``", cite="van Rijsbergen 1979"),
     _f("SetRelP", binary_k.set_rel_p, "relevant retrieved / min(retrieved, R)", (REL,), cutoff="none",
-       trec=(TrecName("set_relative_P", "plain"),)),
+       trec=(TrecName("set_relative_P", "plain"),), formula="relevant retrieved / min(retrieved, R)"),
     _f("SetAP", binary_k.set_ap, "SetP * SetR (trec_eval set_map)", (REL,), cutoff="none",
-       trec=(TrecName("set_map", "plain"),)),
+       trec=(TrecName("set_map", "plain"),), formula="``SetP * SetR``"),
     _f("Utility", binary_k.utility, "linear utility a*rel_ret + b*nonrel_ret + c*rel_not_ret + d*nonrel_not_ret",
        _UTILITY, cutoff="none", trec=(TrecName("utility", "doubles", params=("a", "b", "c", "d")),),
-       finish=_utility_finish),
+       finish=_utility_finish,
+       formula="``a*rel_ret + b*nonrel_ret + c*rel_not_ret + d*nonrel_not_ret``, defaults 1, -1, 0, 0; ``d`` "
+               "needs the collection size ``n_docs=`` (trec_eval -N)"),
     _f("NumQ", binary_k.num_q, "queries evaluated", cutoff="none", agg="sum", integer=True, graded=True,
-       trec=(TrecName("num_q", "plain", per_query=False),)),
+       trec=(TrecName("num_q", "plain", per_query=False),), formula="1 per query evaluated"),
     _f("NumRet", binary_k.num_ret, "documents retrieved", cutoff="none", agg="sum", integer=True, graded=True,
-       trec=(TrecName("num_ret", "plain"),), ir=(IrParam("rel", "rel", family=((ANY, "NumRelRet"),)),)),
+       trec=(TrecName("num_ret", "plain"),), ir=(IrParam("rel", "rel", family=((ANY, "NumRelRet"),)),),
+       formula="documents retrieved"),
     _f("NumRel", binary_k.num_rel, "relevant documents in qrels", (REL,), cutoff="none", agg="sum", integer=True,
-       trec=(TrecName("num_rel", "plain"),)),
+       trec=(TrecName("num_rel", "plain"),), formula="R"),
     _f("NumRelRet", binary_k.num_rel_ret, "relevant documents retrieved", (REL,), cutoff="none", agg="sum",
-       integer=True, trec=(TrecName("num_rel_ret", "plain"),)),
+       integer=True, trec=(TrecName("num_rel_ret", "plain"),), formula="relevant documents retrieved"),
     _f("NumNonRelJudgedRet", binary_k.num_nonrel_judged_ret, "judged non-relevant documents retrieved", (REL,),
-       cutoff="none", agg="sum", integer=True, trec=(TrecName("num_nonrel_judged_ret", "plain"),)),
+       cutoff="none", agg="sum", integer=True, trec=(TrecName("num_nonrel_judged_ret", "plain"),),
+       formula="retrieved documents with ``0 <= grade < rel``"),
     _f("GMBpref", binary_k.bpref, "bpref per query, geometric mean over queries", (REL,), cutoff="none", agg="gmean",
-       expected=False, trec=(TrecName("gm_bpref", "plain", per_query=False),)),
+       expected=False, trec=(TrecName("gm_bpref", "plain", per_query=False),), formula="Bpref per query"),
     _f("binG", binary_k.bin_g, "trec_eval binG (experimental)", (REL,), cutoff="none", expected=False,
-       trec=(TrecName("binG", "plain"),)),
+       trec=(TrecName("binG", "plain"),),
+       formula="``(1/R) sum_{relevant retrieved} 1 / log2(2 + non-relevant above it)``"),
     _f("G", trec_walk_k.g_measure, "trec_eval G (experimental)", (_TREC_GAINS,), cutoff="none", expected=False, graded=True,
-       trec=(TrecName("G", "pairs", params=("gains",)),), normal=_gain_order),
+       trec=(TrecName("G", "pairs", params=("gains",)),), normal=_gain_order,
+       formula="``sum_i g_i / log2(2 + cost_i - gain so far_i)`` over the total ideal gain, cost_i summing "
+               "max(ideal gain, 1) over ranks <= i; ``gains={g: v}`` as trec_eval's ``G.1=3``"),
     _f("nDCG_rel", trec_walk_k.ndcg_rel, "trec_eval ndcg_rel (experimental)", (_TREC_GAINS,), cutoff="none", expected=False,
-       graded=True, trec=(TrecName("ndcg_rel", "pairs", params=("gains",)),), normal=_gain_order),
+       graded=True, trec=(TrecName("ndcg_rel", "pairs", params=("gains",)),), normal=_gain_order,
+       formula="nDCG averaged over the relevant documents (at each one retrieved; the final nDCG for the "
+               "others); ``gains={g: v}`` as trec_eval's"),
     _f("RnDCG", trec_walk_k.rndcg, "trec_eval Rndcg (experimental)", (REL, _TREC_GAINS), cutoff="none", expected=False,
-       trec=(TrecName("Rndcg", "pairs", params=("gains",)),), normal=_gain_order),
+       trec=(TrecName("Rndcg", "pairs", params=("gains",)),), normal=_gain_order,
+       formula="nDCG averaged at each rank where the ideal gain drops; ``gains={g: v}`` as trec_eval's"),
 ]}
 
 
@@ -448,6 +353,7 @@ _MIN_REL = Param("min_rel", int, 0, "grade at or below which a document gains 0"
 _MAX_REL = Param("max_rel", int, None, "grade that earns full gain 1, higher grades count as it (default: the "
                  "query's largest grade; ir_measures requires it)", check=positive_int)
 _CWL_GAIN = (_MIN_REL, _MAX_REL)
+_NERR_CITE = "Azzopardi, Mackenzie & Moffat, ICTIR 2021; cwl_eval's NERReq8..11"
 
 
 def _cwl(name, kernel, doc, params, **kw) -> Family:
@@ -457,24 +363,32 @@ def _cwl(name, kernel, doc, params, **kw) -> Family:
 
 
 FAMILIES.update({f.name: f for f in [
-    _cwl("INST", _cwl_kernels.inst, "adaptive user model with goal T: C(i) = ((i+2T-G(i)-1)/(i+2T-G(i)))^2",
-         (Param("T", float, 1.0, _T.doc, check=_inst_goal),), cutoff="none", expected=False),
-    _cwl("INSQ", _cwl_kernels.insq, "weighted precision with patience from T: C(i) = ((i+2T-1)/(i+2T))^2",
-         (_T,), cutoff="none"),
+    _cwl("INST", _cwl_kernels.inst, "adaptive user model with goal T",
+         (Param("T", float, 1.0, _T.doc, check=_inst_goal),), cutoff="none", expected=False,
+         formula="``C(i) = ((i + T + T_i - 1) / (i + T + T_i))^2``, ``T_i = T - G(i)``",
+         cite="Moffat, Bailey, Scholer & Thomas, ADCS 2015"),
+    _cwl("INSQ", _cwl_kernels.insq, "weighted precision with patience from T", (_T,), cutoff="none",
+         formula="``C(i) = ((i + 2T - 1) / (i + 2T))^2``", cite="Moffat, Scholer & Thomas, ADCS 2012"),
     _cwl("BPM", _cwl_kernels.bpm, "Bejeweled Player Model (static): read until gain T or k documents",
-         (_T,), cutoff="required", expected=False),
+         (_T,), cutoff="required", expected=False,
+         formula="``C(i) = 1`` if ``G(i) < T`` and ``i < k``, else 0 (unit costs): the user reads s "
+                 "documents, each with weight ``1/s``, value ``G(s)/s``", cite="Zhang et al., SIGIR 2017"),
     _cwl("SDCG", _cwl_kernels.sdcg, "scaled DCG@k: DCG over the DCG of k documents at full gain",
          (Param("dcg", str, "log2", "DCG discount (ir_measures: only log2)", choices=("log2",)),),
-         cutoff="required"),
-    _cwl("NERR8", _cwl_kernels.nerr8, "C/W/L approximation of ERR: C(i) = 1 - g(i), truncated at k", (),
-         cutoff="required", expected=False),
-    _cwl("NERR9", _cwl_kernels.nerr9, "C/W/L approximation of ERR: C(i) = i/(i+1) (1 - g(i)), truncated at k",
-         (), cutoff="required", expected=False),
-    _cwl("NERR10", _cwl_kernels.nerr10, "C/W/L approximation of ERR: C(i) = p (1 - g(i))",
+         cutoff="required",
+         formula="``C(i) = log2(i+1) / log2(i+2)`` for ``i < k``, 0 from k: DCG@k over the DCG of k fully "
+                 "relevant documents (cwl_eval's ``NDCG-k@k``)", cite="Järvelin & Kekäläinen 2002"),
+    _cwl("NERR8", _cwl_kernels.nerr8, "C/W/L approximation of ERR, truncated at k", (),
+         cutoff="required", expected=False, formula="``C(i) = 1 - g(i)`` for ``i < k``, 0 from k",
+         cite=_NERR_CITE),
+    _cwl("NERR9", _cwl_kernels.nerr9, "C/W/L approximation of ERR, truncated at k", (),
+         cutoff="required", expected=False, formula="``C(i) = i/(i+1) * (1 - g(i))`` for ``i < k``, 0 from k",
+         cite=_NERR_CITE),
+    _cwl("NERR10", _cwl_kernels.nerr10, "C/W/L approximation of ERR with persistence p",
          (Param("p", float, 0.9, "persistence: the chance of going on, times 1 - g(i)", check=open_unit),),
-         cutoff="none", expected=False),
-    _cwl("NERR11", _cwl_kernels.nerr11, "C/W/L approximation of ERR: C(i) = ((i+2T-1)/(i+2T))^2 (1 - g(i))",
-         (_T,), cutoff="none", expected=False),
+         cutoff="none", expected=False, formula="``C(i) = p * (1 - g(i))``", cite=_NERR_CITE),
+    _cwl("NERR11", _cwl_kernels.nerr11, "C/W/L approximation of ERR with goal T", (_T,), cutoff="none",
+         expected=False, formula="``C(i) = ((i + 2T - 1) / (i + 2T))^2 * (1 - g(i))``", cite=_NERR_CITE),
 ]})
 
 #: Other spellings of family names (matched case-insensitively, like the names themselves):

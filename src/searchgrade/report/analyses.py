@@ -26,6 +26,7 @@ import numpy as np
 import pandas as pd
 
 from .. import metrics, stats
+from ..io.types import QrelsLike as Qrels, RunLike as Run
 
 __all__ = [
     "main_table",
@@ -39,9 +40,6 @@ __all__ = [
     "candidate_ceiling",
     "CandidateCeiling",
 ]
-
-Run = Mapping[str, Mapping[str, float]]
-Qrels = Mapping[str, Mapping[str, int]]
 
 
 # ---------------------------------------------------------------------------

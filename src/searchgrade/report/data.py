@@ -12,6 +12,7 @@ from dataclasses import dataclass
 import pandas as pd
 
 from ..collections import Collection
+from ..io.types import RunLike as Run
 from ..metrics import Evaluator, parse_measure
 from . import analyses
 
@@ -28,8 +29,6 @@ STAGE_MEASURES = ("P@1", "RR@10", "nDCG@10")
 GROUP_SIZE = 8
 VIEWER_BYTES = 60_000_000
 """The most the viewer's embedded data may weigh (every judged query: about 3 kB each for three runs)."""
-
-Run = Mapping[str, Mapping[str, float]]
 
 
 @dataclass

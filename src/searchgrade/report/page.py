@@ -41,13 +41,12 @@ from pathlib import Path
 
 from .. import stats
 from ..collections import Collection
+from ..io.types import RunLike as Run
 from .data import MEASURES, PRIMARY, STAGE_MEASURES, VIEWER_MEASURES, prepare  # noqa: F401  (STAGE/VIEWER re-exported)
 from .html import esc, page
 from .sections import SECTIONS, baseline_section, viewer_section
 
 __all__ = ["MEASURES", "PRIMARY", "build_report", "write_report", "main"]
-
-Run = Mapping[str, Mapping[str, float]]
 
 
 # --------------------------------------------------------------------------- the page

@@ -17,7 +17,10 @@ user who reads the ranking:
 * the measure = ``sum_i W(i) g(i)``, the expected gain per document read
   (cwl_eval's EU), and ``1 / W(1) = sum_i i L(i)`` the expected depth (its ED).
 
-C(i) of each measure, g(i) the gain at rank i and ``G(i) = g(1) + ... + g(i)``:
+C(i) of each C/W/L family (INST, INSQ, BPM, SDCG, NERR8..NERR11), g(i) the gain at
+rank i and ``G(i) = g(1) + ... + g(i)``, is its registry row's formula
+(:mod:`searchgrade.measures.registry`, shown in :mod:`searchgrade.metrics`' formula table).
+Three classic measures have a C/W/L form too (the curves :func:`searchgrade.cwl` draws):
 
 ==========  ===============================================  ==================================================
 measure     C(i)                                             source
@@ -25,18 +28,6 @@ measure     C(i)                                             source
 P@k         1 for i < k, 0 from k                            W(i) = 1/k on ranks 1..k
 RR          1 until the first rank with g > 0, 0 from there  Kantor & Voorhees 2000 (TREC-5 confusion track)
 RBP(p)      p                                                Moffat & Zobel 2008, ACM TOIS 27(1)
-SDCG@k      log2(i+1) / log2(i+2) for i < k, 0 from k        W(i) = (1/log2(i+1)) / sum_{j<=k} 1/log2(j+1):
-                                                             DCG@k over the DCG of k fully relevant documents
-                                                             (Jarvelin & Kekalainen 2002; cwl_eval "NDCG-k@k")
-INSQ(T)     ((i + 2T - 1) / (i + 2T))^2                      Moffat, Scholer & Thomas, ADCS 2012
-INST(T)     ((i + T + T_i - 1) / (i + T + T_i))^2,           Moffat, Bailey, Scholer & Thomas, ADCS 2015
-            T_i = T - G(i)
-BPM(T)@k    1 if G(i) < T and i < k, else 0                  Zhang et al., SIGIR 2017 (static BPM, unit costs):
-                                                             W = 1/s on ranks 1..s, value G(s)/s
-NERR8@k     1 - g(i) for i < k, 0 from k                     Azzopardi, Mackenzie & Moffat, ICTIR 2021 (the
-NERR9@k     i/(i+1) * (1 - g(i)) for i < k, 0 from k         equation numbers are cwl_eval's NERReq8..11)
-NERR10(p)   p * (1 - g(i))
-NERR11(T)   ((i + 2T - 1) / (i + 2T))^2 * (1 - g(i))
 ==========  ===============================================  ==================================================
 
 INSQ's C depends on the rank only (T fixes how patient the user is); INST,
@@ -231,14 +222,15 @@ class _Model:
     c: Callable  # c(rank i, gain g(i), gain so far G(i), measure) -> C(i), all arrays
     span: Callable | None = None  # None: C depends on the rank only (static)
     tail: Callable | None = None
+    gain: str = "cwl"  # the gain of a grade: cwl_gain (min_rel/max_rel), "binary" at rel=, or "rbp" (RBP's)
 
 
 _ONE = (_span_one, _tail_flat)
 # The user model of each C/W/L family; the registry's rows name them (Family.curve), and
 # searchgrade.cwl draws curves for exactly the families whose row has one.
-P_MODEL = _Model(_c_precision)
-RR_MODEL = _Model(_c_rr, *_ONE)
-RBP_MODEL = _Model(_c_rbp)
+P_MODEL = _Model(_c_precision, gain="binary")
+RR_MODEL = _Model(_c_rr, *_ONE, gain="binary")
+RBP_MODEL = _Model(_c_rbp, gain="rbp")
 SDCG_MODEL = _Model(_c_sdcg)
 INSQ_MODEL = _Model(_c_insq)
 INST_MODEL = _Model(_c_inst, _span_square, _tail_square)
