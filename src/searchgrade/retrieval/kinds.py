@@ -7,7 +7,7 @@ what :mod:`.runs` does with it:
 field              what it holds
 =================  =====================================================================
 ``name``           the ``kind`` value in a line-up file
-``description``    one line for messages, ``searchgrade runs --kinds`` and reports
+``description``    one line saying what it computes (:func:`describe`)
 ``keys``           its TOML keys beyond name/kind/family/description: ``{key: (type,
                    default)}`` in the vocabulary of :mod:`.schema` (``REQUIRED``: must
                    be given; ``None``: optional)
@@ -58,7 +58,7 @@ class Table:
     """``fail(key, problem)``: the LineupError naming the file, line, retriever and key (raise it)."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class Kind:
     """One retriever kind: its keys, how its run is computed, checked, keyed and found usable (see the module)."""
 
@@ -81,6 +81,10 @@ class Kind:
         bad = [k for k, (kind, _) in self.keys.items() if kind not in _TYPES]
         if bad:
             raise ValueError(f"kind {self.name!r}: key {bad[0]!r} has no type of searchgrade.retrieval.schema")
+
+    def __repr__(self) -> str:
+        """The kind's name and description (its functions' reprs would name memory addresses)."""
+        return f"<kind {self.name}: {self.description}>"
 
 
 KINDS: dict[str, Kind] = {}
