@@ -122,6 +122,15 @@ def test_a_row_is_checked_when_it_is_made():
         kinds.Kind("two words", "x", {}, syllable_share)
 
 
+def test_a_module_a_row_names_must_exist(toy, tmp_path):
+    """A misspelt module would leave the run key blind to the code; it is refused instead."""
+    typo = kinds.Kind("syllables", "x", TOY.keys, syllable_share, modules=("searchgrade.retrieval.no_such",))
+    kinds.register_kind(typo, replace=True)                # the toy fixture removes it afterwards
+    lineup = L.parse_lineup(LINEUP, "toy.toml")
+    with pytest.raises(ValueError, match="names the module 'searchgrade.retrieval.no_such', which has no source"):
+        engine.make_runs(ck.load_beir(FIXTURE), lineup, tmp_path / "runs", ["share"], progress=False)
+
+
 def test_every_built_in_kind_has_a_row_the_engine_can_use():
     assert list(kinds.KINDS)[:8] == ["bm25", "dense", "rrf", "convex", "combsum", "combmnz", "combmax", "rerank"]
     assert L.KINDS is kinds.KINDS and set(L.FUSION_KINDS) <= set(kinds.KINDS)

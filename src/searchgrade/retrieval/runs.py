@@ -86,9 +86,10 @@ def _code_fingerprint(kind: str) -> str:
     h = hashlib.sha256()
     for name in (*_ENGINE, *KINDS[kind].modules):
         spec = importlib.util.find_spec(name)
-        path = Path(spec.origin) if spec and spec.origin else None
+        if spec is None or not spec.origin or not Path(spec.origin).is_file():
+            raise ValueError(f"retriever kind {kind!r} names the module {name!r}, which has no source file here")
         h.update(name.encode())
-        h.update(_code_text(path).encode() if path and path.is_file() else b"absent")
+        h.update(_code_text(Path(spec.origin)).encode())
     return h.hexdigest()
 
 
