@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from searchgrade.retrieval import dense
+from searchgrade.retrieval import available
 from searchgrade.retrieval import lineup as L
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -212,7 +213,7 @@ def test_models_that_cannot_be_loaded_offline_are_refused(tmp_path, monkeypatch)
         L.check_available(L.read_lineup(path, {"some/model": str(tmp_path / "nope" / "x")}), ["dense"])
     mini = L.read_lineup(path, {"some/model": str(dense.minilm_path())})
     L.check_available(mini, ["bm25", "dense"])                   # a real folder passes
-    monkeypatch.setattr(L, "_cuda_available", lambda: False)
+    monkeypatch.setattr(available, "cuda_available", lambda: False)
     with pytest.raises(L.LineupError) as info:
         L.check_available(L.read_lineup(path, {"some/model": str(dense.minilm_path())}, device="cuda"), ["dense"])
     assert info.value.key == "device" and "no CUDA device" in info.value.problem
@@ -259,10 +260,10 @@ def test_device_cuda_without_cuda_is_refused_even_for_fixed_encoders(tmp_path, m
                            "[[retriever]]\nname = 'b'\nkind = 'bm25'\ntokeniser = 'ko-ws'\n")
     lu = L.read_lineup(path, device="cuda")
     assert lu.fixed_device == ["e"] and "device" not in lu.retrievers["e"].params   # e5 has fixed settings
-    monkeypatch.setattr(L, "_cuda_available", lambda: False)
+    monkeypatch.setattr(available, "cuda_available", lambda: False)
     with pytest.raises(L.LineupError, match=r"--device cuda: no CUDA device here \(torch.cuda.is_available\(\)"):
         L.check_available(lu)
-    monkeypatch.setattr(L, "_cuda_available", lambda: True)
+    monkeypatch.setattr(available, "cuda_available", lambda: True)
     from searchgrade.retrieval import command
 
     monkeypatch.setattr(L, "check_available", lambda *a, **k: None)

@@ -5,6 +5,7 @@ book's command line. A toy encoder (character counts) stands in for a model, so 
 """
 from __future__ import annotations
 
+import importlib.util
 import json
 import shutil
 import warnings
@@ -17,7 +18,7 @@ from searchgrade import collections as ck
 from searchgrade.book import runs
 from searchgrade.collections import Collection
 from searchgrade.io import FormatError, read_run
-from searchgrade.retrieval import dense, fusion
+from searchgrade.retrieval import dense, fusion, kinds
 from searchgrade.retrieval import lineup as L
 from searchgrade.retrieval import runs as engine
 from searchgrade.retrieval.runfolder import read_runs
@@ -340,10 +341,9 @@ def test_get_runs_and_lineup_table(lineup, tmp_path):
 
 def test_code_fingerprint_invalidates_exactly_the_runs_that_use_the_code(monkeypatch):
     """An edit of dense.py changes the keys of dense, fusion-of-dense and rerank runs, not BM25's."""
-    real = engine._code_fingerprint
+    real = engine._code_text
     before = {name: engine.settings(spec, runs.LINEUP) for name, spec in runs.LINEUP.items()}
-    monkeypatch.setattr(engine, "_code_fingerprint",
-                        lambda kind: real(kind) + ("-edited" if "retrieval/dense.py" in engine._KIND_MODULES[kind] else ""))
+    monkeypatch.setattr(engine, "_code_text", lambda path: real(path) + ("-edited" if path.name == "dense.py" else ""))
     after = {name: engine.settings(spec, runs.LINEUP) for name, spec in runs.LINEUP.items()}
     changed = {name for name in before if before[name] != after[name]}
     assert changed == {"dense-e5", "dense-use", "dense-minilm", "rrf-kiwi-e5", "convex-kiwi-e5", "rerank-kiwi-e5"}
@@ -351,8 +351,12 @@ def test_code_fingerprint_invalidates_exactly_the_runs_that_use_the_code(monkeyp
 
 def test_the_parser_is_not_part_of_the_key_but_the_engine_is():
     """Editing the line-up parser cannot change a run (its output, the settings, is in the key); the engine can."""
-    assert "retrieval/lineup.py" not in {m for mods in engine._KIND_MODULES.values() for m in mods}
-    assert engine._ENGINE == "retrieval/runs.py"
+    keyed = set(engine._ENGINE) | {m for row in kinds.KINDS.values() for m in row.modules}
+    readers = {f"searchgrade.retrieval.{m}" for m in ("lineup", "schema", "available", "sources", "runfolder",
+                                                      "command", "cache")}
+    assert not keyed & readers
+    assert {"searchgrade.retrieval.runs", "searchgrade.retrieval.kinds", "searchgrade.retrieval.tokens"} <= keyed
+    assert all(importlib.util.find_spec(m) for m in keyed)   # every keyed module exists (a typo would hash "absent")
     spec = runs.LINEUP["bm25-ws"]
     s = engine.settings(spec, runs.LINEUP)
     assert s["params"] == spec.params and s["tokeniser"]["name"] == "ko-ws"

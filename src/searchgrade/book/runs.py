@@ -35,6 +35,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 
 from ..collections import MIRACL_VARIANTS, Collection, data_root
+from ..io.types import Run
 from ..retrieval import runs as engine
 from ..retrieval.lineup import LineupError, Retriever, read_lineup
 from ..retrieval.runs import RunRecord
@@ -61,8 +62,6 @@ __all__ = [
     "lineup_file",
     "main",
 ]
-
-Run = dict[str, dict[str, float]]
 
 #: MIRACL-ko's written questions and its three query variants (searchgrade.collections.miracl).
 MIRACL_COLLECTIONS = ("miracl-ko", *(f"miracl-ko-{axis}" for axis in MIRACL_VARIANTS))

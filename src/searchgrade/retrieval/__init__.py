@@ -5,11 +5,19 @@ module                    what it holds
 ========================  ==================================================================
 :mod:`.sparse`            analysers, BM25 / TF-IDF / co-ordination level, ``search``
 :mod:`.korean`            Korean tokenisers (whitespace, bigram, Kiwi, MeCab-ko)
-:mod:`.dense`             dense encoders (e5, USE, sentence-transformers) and a dense index
+:mod:`.encoders`          dense encoders (e5, USE, sentence-transformers), cached embeddings
+:mod:`.dense`             a dense index, cross-encoder scoring (re-exports :mod:`.encoders`)
 :mod:`.fusion`            RRF, convex combination, a second stage over candidates
 :mod:`.chunking`          chunking documents for RAG evaluation, a BM25 chunk index
+:mod:`.tokens`            token lists cached by content hash (BM25 runs and chunk pieces)
+:mod:`.cache`             where caches live (``$SEARCHGRADE_CACHE``, the user's cache folder)
 :mod:`.lineup`            line-up files (TOML): retrievers and their settings, checked before running
+:mod:`.schema`            the value types and shared key groups of line-up keys
+:mod:`.available`         what is checked before running: packages, models on disk, CUDA
+:mod:`.kinds`             one row per retriever kind: keys, run, checks, models, keyed modules
 :mod:`.runs`              cached TREC runs of any line-up (the engine behind ``searchgrade runs``)
+:mod:`.models`            the tokenisers, encoders and scorers of a process, one per settings
+:mod:`.workspace`         what the runs of one collection share: texts, tokens, dense indexes
 :mod:`.sources`           collections by name, from the model hub (pinned) or a BEIR folder
 :mod:`.runfolder`         reading a folder of runs back, checked against its record
 :mod:`.command`           the ``searchgrade runs`` command line

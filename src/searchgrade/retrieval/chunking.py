@@ -27,18 +27,15 @@ the chunks with a Korean tokeniser (:mod:`searchgrade.retrieval.korean`). A chun
 tokens are the tokens of its *pieces* (title, sentences) concatenated, and
 each distinct piece is tokenised once, so two chunkings of one corpus share
 the tokenising work; piece tokens are cached on disk under
-``data/cache/tokens/``. :func:`interleave` merges several rankings (e.g. those
+``data/cache/tokens/`` (:mod:`.tokens`, shared with BM25 runs). :func:`interleave` merges several rankings (e.g. those
 of a question's sub-questions) round-robin into one, dropping repeats.
 """
 from __future__ import annotations
 
 import hashlib
-import json
-import os
 import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 __all__ = [
     "Chunk",
@@ -229,47 +226,6 @@ def split_quotes(items: Sequence[Mapping], chunks: Sequence[Chunk]) -> list[tupl
 # BM25 over chunks
 
 
-def _piece_cache_path(tokeniser, pieces: Sequence[str]) -> Path:
-    """Cache file of the tokens of ``pieces``: SHA-256 over the tokeniser settings and every piece."""
-    from .dense import cache_root
-
-    h = hashlib.sha256(json.dumps(tokeniser.settings(), sort_keys=True, ensure_ascii=False).encode("utf-8"))
-    for p in pieces:
-        b = p.encode("utf-8")
-        h.update(len(b).to_bytes(8, "little"))
-        h.update(b)
-    return cache_root() / "tokens" / f"{tokeniser.name}-{h.hexdigest()[:24]}.json"
-
-
-# In-process memo of piece tokens per tokeniser (its settings as JSON), shared by every index of a session.
-_MEMO: dict[str, dict[str, list[str]]] = {}
-
-
-def _tokenise_pieces(tokeniser, pieces: Sequence[str], cache: bool, progress: bool) -> dict[str, list[str]]:
-    """``{piece: tokens}`` for distinct pieces: from this session's memo, the disk cache, or the tokeniser."""
-    memo = _MEMO.setdefault(json.dumps(tokeniser.settings(), sort_keys=True, ensure_ascii=False), {})
-    if all(p in memo for p in pieces):
-        return {p: memo[p] for p in pieces}
-    path = _piece_cache_path(tokeniser, pieces) if cache else None
-    if path is not None and path.is_file():
-        try:
-            tokens = json.loads(path.read_text(encoding="utf-8"))
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            tokens = None
-        if isinstance(tokens, list) and len(tokens) == len(pieces):
-            memo.update(zip(pieces, tokens))
-            return dict(zip(pieces, tokens))
-    todo = [p for p in pieces if p not in memo]
-    memo.update(zip(todo, tokeniser.batch(todo, progress=progress, desc=f"{tokeniser.name} pieces")))
-    tokens = [memo[p] for p in pieces]
-    if path is not None:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        tmp = path.with_suffix(f".tmp{os.getpid()}")
-        tmp.write_text(json.dumps(tokens, ensure_ascii=False), encoding="utf-8")
-        os.replace(tmp, path)
-    return dict(zip(pieces, tokens))
-
-
 class ChunkIndex:
     """BM25 (rank_bm25's Okapi variant) over chunks with a Korean tokeniser; searches return :class:`Chunk` lists."""
 
@@ -277,6 +233,7 @@ class ChunkIndex:
                  epsilon: float = 0.25, cache: bool = True, progress: bool = False):
         from .korean import get_tokeniser
         from .sparse import BM25Okapi
+        from .tokens import tokenise
 
         self.chunks = list(chunks)
         if not self.chunks:
@@ -287,7 +244,8 @@ class ChunkIndex:
             raise ValueError(f"chunk id {dup!r} occurs more than once; chunk ids must be unique")
         self.tokeniser = get_tokeniser(tokeniser)
         pieces = sorted({p for c in self.chunks for p in c.pieces})
-        table = _tokenise_pieces(self.tokeniser, pieces, cache, progress)
+        tokens = tokenise(self.tokeniser, pieces, cache, progress, desc=f"{self.tokeniser.name} pieces")
+        table = dict(zip(pieces, tokens))
         self.chunk_tokens = [[t for p in c.pieces for t in table[p]] for c in self.chunks]
         self.bm25 = BM25Okapi(self.chunk_tokens, k1=k1, b=b, epsilon=epsilon)
         self.by_id = {c.chunk_id: c for c in self.chunks}

@@ -34,6 +34,7 @@ from pathlib import Path
 
 from ..checksums import sha256
 from ..io import FormatError
+from .kinds import KINDS
 from .lineup import Lineup, LineupError, check_available, parse_model_map, read_lineup
 from .cache import user_cache
 from .runfolder import others, refresh_records, remove_others
@@ -52,7 +53,8 @@ def _parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="searchgrade runs",
                                      description="Compute (or find cached) one TREC run per retriever of a line-up file.",
                                      epilog=CACHE_HELP)
-    parser.add_argument("--lineup", required=True, help="the line-up file (TOML)")
+    parser.add_argument("--lineup", required=True,
+                        help=f"the line-up file (TOML); retriever kinds: {', '.join(KINDS)}")
     parser.add_argument("--collection", help="a collection name, beir:<folder> or a BEIR folder "
                                              "(default: the line-up's [lineup] collection)")
     parser.add_argument("--out", required=True, help="the folder for the runs (one .run and one .json per retriever); it holds exactly the "

