@@ -38,6 +38,7 @@ from ..collections import MIRACL_VARIANTS, Collection, data_root
 from ..io.types import Run
 from ..retrieval import runs as engine
 from ..retrieval.lineup import LineupError, Retriever, read_lineup
+from ..retrieval.runfolder import refresh_records
 from ..retrieval.runs import RunRecord
 from ..retrieval.sources import collection_hash
 
@@ -161,6 +162,7 @@ def make_runs(collections: Sequence[str | Collection] = DEFAULT_COLLECTIONS, ret
         coll = load_collection(c)
         chosen = retrievers or BOOK_RETRIEVERS.get(coll.name)
         records += engine.make_runs(coll, lineup, _folder(coll, out_dir), chosen, depth, force, progress)
+        refresh_records(_folder(coll, out_dir), {n: lineup[n] for n in chosen or lineup})
     return records
 
 
