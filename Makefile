@@ -25,7 +25,7 @@ $(STAMP): pyproject.toml
 # multilingual-e5 embedding the paragraphs), seconds afterwards. Chapters 5-8 and `make test-runs` read them.
 runs: $(STAMP)
 	$(PY) -m searchgrade.checksums data/raw
-	$(PY) -m searchgrade.book.runs
+	$(PY) -m searchgrade.book.korean_runs
 
 # --all re-reads every page and execute_notebooks: force re-executes it, so a
 # change in src/ or data/raw can never be served from a stale cache.

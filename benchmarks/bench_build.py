@@ -95,7 +95,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{os.cpu_count()} CPUs ({cpu_model()}), Python {platform.python_version()}; caches in {tmp}", flush=True)
     rows = []
     try:
-        runs = [python, "-m", "searchgrade.book.runs", "--quiet"]
+        runs = [python, "-m", "searchgrade.book.korean_runs", "--quiet"]
         rows.append(timed("cold make runs", runs, env))
         rows.append(timed("warm make runs", runs, env))
         if not args.no_book:

@@ -113,21 +113,21 @@ MIRACL_QUERIES = {"miracl-ko": 213, "miracl-ko-spacing": 212, "miracl-ko-josa": 
 @pytest.mark.runs
 @pytest.mark.parametrize("collection", list(MIRACL_QUERIES))
 def test_miracl_runs_exist_with_the_collections_queries(collection):
-    from searchgrade.book import runs
+    from searchgrade.book import korean_runs
 
-    assert set(runs.MIRACL_COLLECTIONS) == set(MIRACL_QUERIES)
-    assert collection in runs.DEFAULT_COLLECTIONS
-    coll = runs.load_collection(collection)
+    assert set(korean_runs.MIRACL_COLLECTIONS) == set(MIRACL_QUERIES)
+    assert collection in korean_runs.DEFAULT_COLLECTIONS
+    coll = korean_runs.load_collection(collection)
     assert len(coll.queries) == MIRACL_QUERIES[collection]
-    line = runs.get_runs(collection, progress=False)
-    assert list(line) == list(runs.LINEUP)
+    line = korean_runs.get_runs(collection, progress=False)
+    assert list(line) == list(korean_runs.LINEUP)
     for name, run in line.items():
-        info = runs.run_info(collection, name)
-        assert (runs.runs_root() / collection / f"{name}.run").is_file()
-        assert info["collection_hash"] == runs.collection_hash(coll)
+        info = korean_runs.run_info(collection, name)
+        assert (korean_runs.runs_root() / collection / f"{name}.run").is_file()
+        assert info["collection_hash"] == korean_runs.collection_hash(coll)
         assert info["queries"] == len(coll.queries) and info["documents"] == 2835
         assert set(run) <= set(coll.queries)
         assert len(coll.queries) - len(run) == info["queries_without_results"], name
-        assert all(0 < len(docs) <= runs.DEFAULT_DEPTH for docs in run.values())
+        assert all(0 < len(docs) <= korean_runs.DEFAULT_DEPTH for docs in run.values())
         if info["family"] == "dense":  # a dense retriever ranks every passage for every question
             assert set(run) == set(coll.queries), name

@@ -81,14 +81,14 @@ def test_a_good_file_is_read_with_every_default_written_out(tmp_path):
 
 
 def test_the_book_file_is_the_book_lineup():
-    from searchgrade.book import runs
+    from searchgrade.book import korean_runs
 
     lu = L.read_lineup(LINEUPS / "book.toml")
-    assert runs.LINEUP_FILE == LINEUPS / "book.toml"
-    assert list(runs.LINEUP) == list(lu.retrievers) == [
+    assert korean_runs.LINEUP_FILE == LINEUPS / "book.toml"
+    assert list(korean_runs.LINEUP) == list(lu.retrievers) == [
         "bm25-ws", "bm25-bigram", "bm25-kiwi", "bm25-mecab", "dense-e5", "dense-use", "dense-minilm",
         "rrf-kiwi-e5", "convex-kiwi-e5", "rerank-kiwi-e5"]
-    assert {n: (s.kind, s.params, s.inputs) for n, s in runs.LINEUP.items()} == \
+    assert {n: (s.kind, s.params, s.inputs) for n, s in korean_runs.LINEUP.items()} == \
         {n: (s.kind, s.params, s.inputs) for n, s in lu.retrievers.items()}
     assert lu.retrievers["rerank-kiwi-e5"].params == {"depth": 30, "scorer": "bi-encoder", "model": "e5",
                                                       "fields": ["title", "text"]}

@@ -4,7 +4,7 @@ import pandas as pd
 import pytest
 
 from searchgrade import stats
-from searchgrade.book import lineup, paired
+from searchgrade.book import diagnostics, paired
 
 N = 40
 IDS = [f"q{i}" for i in range(N)]
@@ -41,7 +41,7 @@ def test_compare_pairs_errors():
 def test_check_flips():
     per_query = _per_query()
     table = pd.DataFrame({n: df.mean() for n, df in per_query.items()}).T
-    flips = lineup.rank_flips(table, ["P@1", "R@100"])
+    flips = diagnostics.rank_flips(table, ["P@1", "R@100"])
     got = paired.check_flips(flips, per_query, n_perm=2000, seed=3)
     pairs = {(r.ahead_on_a, r.ahead_on_b): r for r in got.itertuples()}
     # big vs small: 0.75 ahead on P@1, 0.5 behind on R@100 -> both real
@@ -54,6 +54,6 @@ def test_check_flips():
 
 
 def test_check_flips_empty():
-    empty = lineup.rank_flips(pd.DataFrame({"P@1": [1.0, 0.0], "R@100": [1.0, 0.0]}, index=["x", "y"]))
+    empty = diagnostics.rank_flips(pd.DataFrame({"P@1": [1.0, 0.0], "R@100": [1.0, 0.0]}, index=["x", "y"]))
     got = paired.check_flips(empty, _per_query())
     assert got.empty and {"p_a", "p_b", "real"} <= set(got.columns)

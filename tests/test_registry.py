@@ -12,7 +12,7 @@ import searchgrade as sg
 from searchgrade.measures.names import known_measures, parse_measure, trec_expand
 from searchgrade.measures.params import Param
 from searchgrade.measures.registry import COMMON, FAMILIES, TREC_ORDER, TREC_SETS, family, trec_root
-from searchgrade.book import lineup
+from searchgrade.book import diagnostics
 
 QRELS = {"q1": {"a": 2, "b": 0, "c": 1, "d": 1, "x": -1}}
 ROOT = Path(__file__).resolve().parents[1]
@@ -203,12 +203,12 @@ def test_utility_takes_any_weights_and_follows_trec_eval_formula():
 
 # ---------------------------------------------------------------- pytrec_eval
 def test_lineup_pytrec_eval_names_come_from_the_registry():
-    assert lineup.PYTREC_EVAL_NAMES["P"] == "P_{k}" and lineup.PYTREC_EVAL_NAMES["AP"] == "map_cut_{k}"
+    assert diagnostics.PYTREC_EVAL_NAMES["P"] == "P_{k}" and diagnostics.PYTREC_EVAL_NAMES["AP"] == "map_cut_{k}"
     for name in ["P@10", "R@100", "Hit@5", "nDCG@10", "AP@5"]:
         m = parse_measure(name)
-        assert lineup._pytrec_name(name) == (FAMILIES[m.family].pytrec_eval_name(m), None)
-    assert lineup._pytrec_name("AP") == ("map", None) and lineup._pytrec_name("nDCG") == ("ndcg", None)
-    assert lineup._pytrec_name("RR@10") == ("recip_rank", 10)
+        assert diagnostics._pytrec_name(name) == (FAMILIES[m.family].pytrec_eval_name(m), None)
+    assert diagnostics._pytrec_name("AP") == ("map", None) and diagnostics._pytrec_name("nDCG") == ("ndcg", None)
+    assert diagnostics._pytrec_name("RR@10") == ("recip_rank", 10)
     with pytest.raises(ValueError, match="no pytrec_eval counterpart"):
         FAMILIES["Unj"].pytrec_eval_name(parse_measure("Unj@5"))  # pytrec_eval has no unj
 

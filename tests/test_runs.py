@@ -1,4 +1,4 @@
-"""Cached runs: the engine (searchgrade.retrieval.runs) and the book's line-up on top of it (searchgrade.book.runs).
+"""Cached runs: the engine (searchgrade.retrieval.runs) and the book's line-up on top of it (searchgrade.book.korean_runs).
 
 Run files, the cache (hit, miss, corruption), fusion and second-stage inputs, the folder reader and the
 book's command line. A toy encoder (character counts) stands in for a model, so nothing here loads one.
@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from searchgrade import collections as ck
-from searchgrade.book import runs
+from searchgrade.book import korean_runs
 from searchgrade.collections import Collection
 from searchgrade.io import FormatError, read_run
 from searchgrade.retrieval import dense, fusion, kinds
@@ -94,20 +94,20 @@ def lineup(monkeypatch, tmp_path):
 def _make(lineup, out, collection=FIXTURE, **kw):
     coll = ck.load_beir(collection) if isinstance(collection, Path) else collection
     engine._WORKSPACES.clear()
-    return {(r.retriever): r for r in runs.make_runs([coll], out_dir=out, progress=False, lineup=lineup, **kw)}
+    return {(r.retriever): r for r in korean_runs.make_runs([coll], out_dir=out, progress=False, lineup=lineup, **kw)}
 
 
 def test_default_lineup_is_the_book_file():
-    assert list(runs.LINEUP) == ["bm25-ws", "bm25-bigram", "bm25-kiwi", "bm25-mecab", "dense-e5", "dense-use",
+    assert list(korean_runs.LINEUP) == ["bm25-ws", "bm25-bigram", "bm25-kiwi", "bm25-mecab", "dense-e5", "dense-use",
                                  "dense-minilm", "rrf-kiwi-e5", "convex-kiwi-e5", "rerank-kiwi-e5"]
-    assert {s.family for s in runs.LINEUP.values()} == {"BM25", "dense", "hybrid"}
-    assert runs.LINEUP["rerank-kiwi-e5"].params["depth"] == 30
-    assert runs.DEFAULT_DEPTH == 100
-    assert all(s.origin.startswith(str(runs.LINEUP_FILE)) for s in runs.LINEUP.values())
+    assert {s.family for s in korean_runs.LINEUP.values()} == {"BM25", "dense", "hybrid"}
+    assert korean_runs.LINEUP["rerank-kiwi-e5"].params["depth"] == 30
+    assert korean_runs.DEFAULT_DEPTH == 100
+    assert all(s.origin.startswith(str(korean_runs.LINEUP_FILE)) for s in korean_runs.LINEUP.values())
     with pytest.raises(ValueError, match="already in the line-up"):
-        runs.register_retriever(runs.LINEUP["bm25-ws"])
+        korean_runs.register_retriever(korean_runs.LINEUP["bm25-ws"])
     with pytest.raises(ValueError, match="unknown input"):
-        runs.register_retriever(runs.Retriever("x", "hybrid", "rrf", "", {}, ("nope",)))
+        korean_runs.register_retriever(korean_runs.Retriever("x", "hybrid", "rrf", "", {}, ("nope",)))
 
 
 def test_runs_written_then_cached(lineup, tmp_path):
@@ -118,7 +118,7 @@ def test_runs_written_then_cached(lineup, tmp_path):
     for name in lineup:
         run = read_run(folder / f"{name}.run")
         assert set(run) <= {"q1", "q2", "q3", "q4"}
-        info = runs.run_info("beir_small", name, out)
+        info = korean_runs.run_info("beir_small", name, out)
         assert info["retriever"] == name and info["queries"] == 4 and len(info["key"]) == 64
         assert info["kind"] == lineup[name].kind and info["inputs"] == list(lineup[name].inputs)
     bm25 = read_run(folder / "bm25-ws.run")
@@ -131,7 +131,7 @@ def test_runs_written_then_cached(lineup, tmp_path):
     assert {p: p.stat().st_mtime_ns for p in folder.iterdir() if p.suffix == ".run"} == mtimes
     # what get_run returns is what the file holds
     engine._WORKSPACES.clear()
-    got = runs.get_run(ck.load_beir(FIXTURE), "rrf-bigram-toy", out_dir=out, progress=False, lineup=lineup)
+    got = korean_runs.get_run(ck.load_beir(FIXTURE), "rrf-bigram-toy", out_dir=out, progress=False, lineup=lineup)
     assert got == read_run(folder / "rrf-bigram-toy.run")
 
 
@@ -208,16 +208,16 @@ def test_refuses_unusable_collections(lineup, tmp_path):
     with pytest.raises(ValueError, match="trec_safe_ids"):
         _make(lineup, tmp_path, spaced)
     with pytest.raises(ValueError, match="unknown retriever"):
-        runs.make_runs([ck.load_beir(FIXTURE)], ["bm25-nope"], out_dir=tmp_path, lineup=lineup)
+        korean_runs.make_runs([ck.load_beir(FIXTURE)], ["bm25-nope"], out_dir=tmp_path, lineup=lineup)
 
 
 def test_collection_hash_ignores_qrels():
     c = ck.load_beir(FIXTURE)
-    h = runs.collection_hash(c)
+    h = korean_runs.collection_hash(c)
     c.qrels["q1"]["d2"] = 1
-    assert runs.collection_hash(c) == h
+    assert korean_runs.collection_hash(c) == h
     c.queries["q1"] = c.queries["q1"] + " "
-    assert runs.collection_hash(c) != h
+    assert korean_runs.collection_hash(c) != h
 
 
 def test_load_collection_by_name_folder_and_jsonl_qrels(tmp_path, monkeypatch):
@@ -268,15 +268,15 @@ def test_read_runs_checks_checksums_and_collection(lineup, tmp_path):
 def test_command_line(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("SEARCHGRADE_CACHE", str(tmp_path / "cache"))
     engine._WORKSPACES.clear()
-    assert runs.main(["--list"]) == 0
+    assert korean_runs.main(["--list"]) == 0
     assert "rerank-kiwi-e5" in capsys.readouterr().out
     args = ["--collections", f"beir:{FIXTURE}", "--retrievers", "bm25-ws,bm25-bigram", "--out", str(tmp_path), "--quiet"]
-    assert runs.main(args) == 0
+    assert korean_runs.main(args) == 0
     out = capsys.readouterr().out
     assert "beir_small     bm25-ws          computed" in out
-    assert runs.main(args) == 0
+    assert korean_runs.main(args) == 0
     assert "bm25-bigram      cached" in capsys.readouterr().out
-    assert runs.main(["--collections", "ko-strategyqa-dev", "--retrievers", "bm25-ws", "--out", str(tmp_path)]) == 2
+    assert korean_runs.main(["--collections", "ko-strategyqa-dev", "--retrievers", "bm25-ws", "--out", str(tmp_path)]) == 2
     assert "has no documents" in capsys.readouterr().err
     info = json.loads((tmp_path / "beir_small" / "bm25-ws.json").read_text(encoding="utf-8"))
     assert info["settings"]["tokeniser"]["name"] == "ko-ws"
@@ -331,20 +331,20 @@ def test_batch_top_k_with_zero_weights_and_ties():
 def test_get_runs_and_lineup_table(lineup, tmp_path):
     out = tmp_path / "runs"
     engine._WORKSPACES.clear()
-    got = runs.get_runs(ck.load_beir(FIXTURE), ["bm25-ws", "rrf-bigram-toy"], out_dir=out, progress=False, lineup=lineup)
+    got = korean_runs.get_runs(ck.load_beir(FIXTURE), ["bm25-ws", "rrf-bigram-toy"], out_dir=out, progress=False, lineup=lineup)
     assert list(got) == ["bm25-ws", "rrf-bigram-toy"]
     assert got["bm25-ws"] == read_run(out / "beir_small" / "bm25-ws.run")
-    table = runs.lineup_table()
-    assert list(table.index) == list(runs.LINEUP)
+    table = korean_runs.lineup_table()
+    assert list(table.index) == list(korean_runs.LINEUP)
     assert table.loc["rrf-kiwi-e5", "inputs"] == "bm25-kiwi, dense-e5"
 
 
 def test_code_fingerprint_invalidates_exactly_the_runs_that_use_the_code(monkeypatch):
     """An edit of dense.py changes the keys of dense, fusion-of-dense and rerank runs, not BM25's."""
     real = engine._code_text
-    before = {name: engine.settings(spec, runs.LINEUP) for name, spec in runs.LINEUP.items()}
+    before = {name: engine.settings(spec, korean_runs.LINEUP) for name, spec in korean_runs.LINEUP.items()}
     monkeypatch.setattr(engine, "_code_text", lambda path: real(path) + ("-edited" if path.name == "dense.py" else ""))
-    after = {name: engine.settings(spec, runs.LINEUP) for name, spec in runs.LINEUP.items()}
+    after = {name: engine.settings(spec, korean_runs.LINEUP) for name, spec in korean_runs.LINEUP.items()}
     changed = {name for name in before if before[name] != after[name]}
     assert changed == {"dense-e5", "dense-use", "dense-minilm", "rrf-kiwi-e5", "convex-kiwi-e5", "rerank-kiwi-e5"}
 
@@ -357,8 +357,8 @@ def test_the_parser_is_not_part_of_the_key_but_the_engine_is():
     assert not keyed & readers
     assert {"searchgrade.retrieval.runs", "searchgrade.retrieval.kinds", "searchgrade.retrieval.tokens"} <= keyed
     assert all(importlib.util.find_spec(m) for m in keyed)   # every keyed module exists (a typo would hash "absent")
-    spec = runs.LINEUP["bm25-ws"]
-    s = engine.settings(spec, runs.LINEUP)
+    spec = korean_runs.LINEUP["bm25-ws"]
+    s = engine.settings(spec, korean_runs.LINEUP)
     assert s["params"] == spec.params and s["tokeniser"]["name"] == "ko-ws"
 
 

@@ -282,11 +282,11 @@ def test_query_viewer_follows_filters_and_queries(viewer_page, visit):
 @pytest.fixture(scope="module")
 def korquad_viewer_page(tmp_path_factory):
     """The viewer on KorQuAD with three of the line-up's runs and the collection's answer strings."""
-    from searchgrade.book import runs as lineup
+    from searchgrade.book import korean_runs
 
-    kq = lineup.load_collection("korquad-dev")
+    kq = korean_runs.load_collection("korquad-dev")
     names = ["bm25-kiwi", "dense-e5", "rerank-kiwi-e5"]
-    kq_runs = {n: lineup.get_run("korquad-dev", n, progress=False) for n in names}
+    kq_runs = {n: korean_runs.get_run("korquad-dev", n, progress=False) for n in names}
     scores = {n: sg.evaluate(kq.qrels, r, ["RR@10", "nDCG@10", "R@10"], missing="zero") for n, r in kq_runs.items()}
     rr = {n: s["RR@10"] for n, s in scores.items()}
     dense_won = [q for q in kq.queries if rr["dense-e5"].get(q, 0) > rr["bm25-kiwi"].get(q, 0)][:5]
@@ -351,9 +351,9 @@ def test_query_viewer_columns_side_by_side_on_a_desktop(korquad_viewer_page, vis
 
 
 def test_query_viewer_in_chapter_5_shows_the_real_runs(chapter, visit):
-    """Chapter 5's viewer against the line-up's runs as `searchgrade.book.runs` reads them, filter by filter:
+    """Chapter 5's viewer against the line-up's runs as `searchgrade.book.korean_runs` reads them, filter by filter:
     it starts on a question where dense retrieval wins (MIRACL-ko has no answer strings to highlight)."""
-    from searchgrade.book import runs
+    from searchgrade.book import korean_runs
 
     v = visit(chapter("ch05"))
     root = v.page.locator(VIEWER)
@@ -361,9 +361,9 @@ def test_query_viewer_in_chapter_5_shows_the_real_runs(chapter, visit):
     root.scroll_into_view_if_needed()
     assert root.get_attribute("data-ready") == "true"
     names = root.locator("section.sg-col").evaluate_all("cs => cs.map(c => c.getAttribute('aria-label'))")
-    assert len(names) == 3 and all(n in runs.LINEUP for n in names), names
-    kq = runs.load_collection("miracl-ko")
-    shown_runs = {n: runs.get_run("miracl-ko", n, progress=False) for n in names}
+    assert len(names) == 3 and all(n in korean_runs.LINEUP for n in names), names
+    kq = korean_runs.load_collection("miracl-ko")
+    shown_runs = {n: korean_runs.get_run("miracl-ko", n, progress=False) for n in names}
     measures = root.locator("section.sg-col").first.locator("td.sg-value").evaluate_all(
         "vs => vs.map(v => v.getAttribute('data-measure'))")
     filt, query = root.locator("select.sg-filter"), root.locator("select.sg-query")

@@ -4,7 +4,7 @@ Both functions live in :mod:`searchgrade.report.analyses` (``searchgrade report`
 are re-exported here for the chapters.
 
 A difference between two means, or a flip in the order of two retrievers
-between two measures (:func:`searchgrade.book.lineup.rank_flips`), is only
+between two measures (:func:`searchgrade.book.diagnostics.rank_flips`), is only
 worth reporting when the paired test says it is not chance. Both functions
 here use the paired permutation test of :mod:`searchgrade.stats` on per-query
 scores (``{retriever: evaluate() DataFrame}``) and Holm's correction over

@@ -14,7 +14,7 @@ Everything else is derived from here: the name parser and ``known_measures()``
 :mod:`searchgrade.metrics`' docstring and the API appendix's ``measure_table()``
 (:mod:`searchgrade.measures.tables`), the curves :func:`searchgrade.cwl` draws
 (:mod:`searchgrade.curves`), the pytrec_eval cross-check map in
-:mod:`searchgrade.book.lineup`, and trec_eval's measure tables (:func:`trec_root`,
+:mod:`searchgrade.book.diagnostics`, and trec_eval's measure tables (:func:`trec_root`,
 :data:`TREC_ORDER`, :meth:`Family.trec_name`, :func:`searchgrade.measures.names.trec_expand`).
 
 How trec_eval prints a value's name (``meas_init.c``): long cut-offs as

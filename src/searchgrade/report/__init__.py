@@ -13,7 +13,7 @@ module             what it holds
 =================  ==========================================================================
 
 This package imports neither :mod:`searchgrade.book` nor matplotlib: the book imports it
-(``searchgrade.book.lineup``, ``book.paired``, ``book.widgets`` and ``book.report`` re-export
+(``searchgrade.book.diagnostics``, ``book.paired``, ``book.widgets`` and ``book.report`` re-export
 from here), never the reverse.
 """
 from __future__ import annotations

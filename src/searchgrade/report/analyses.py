@@ -14,7 +14,7 @@ trec_eval orders it. A document counts as relevant when its grade is at least ``
 - :func:`candidate_ceiling`: Recall@depth of a first stage and the queries with nothing relevant
   among its candidates (what no second stage can repair).
 
-:mod:`searchgrade.book.lineup` and :mod:`searchgrade.book.paired` re-export them for the chapters.
+:mod:`searchgrade.book.diagnostics` and :mod:`searchgrade.book.paired` re-export them for the chapters.
 """
 from __future__ import annotations
 

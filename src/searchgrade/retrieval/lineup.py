@@ -66,7 +66,7 @@ every retriever's device; both are recorded in the settings, so the runs' cache 
 This module is the user-facing line-up format. What each kind accepts, computes and needs is one
 row of :mod:`.kinds` (a new kind is a new row); the value types are those of :mod:`.schema` and
 the checks before running are in :mod:`.available`. :mod:`.runs` computes and caches the runs, and
-:mod:`searchgrade.book.runs` reads the book's own file, ``lineups/book.toml``, with it.
+:mod:`searchgrade.book.korean_runs` reads the book's own file, ``lineups/book.toml``, with it.
 """
 from __future__ import annotations
 

@@ -26,7 +26,7 @@ work (inputs first), caches and writes.
 
 Models load offline unless ``HF_HUB_OFFLINE=0``; torch is seeded (0) while a cross-encoder is
 loaded, so a classification head that the checkpoint lacks is initialised the same way each time.
-:mod:`searchgrade.book.runs` is the book's line-up on top of this engine.
+:mod:`searchgrade.book.korean_runs` is the book's line-up on top of this engine.
 """
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 Runs are ``{qid: {docid: score}}`` and qrels ``{qid: {docid: grade}}`` as
 everywhere in :mod:`searchgrade`; a line-up is ``{retriever: run}`` (for
-example :func:`searchgrade.book.runs.get_runs`). Wherever a rank is needed a list
+example :func:`searchgrade.book.korean_runs.get_runs`). Wherever a rank is needed a list
 is ordered as trec_eval orders it: score descending, ties by document id
 descending. A document counts as relevant when its grade is at least
 ``rel_level`` (default 1), as in :func:`searchgrade.evaluate`.

@@ -13,17 +13,17 @@ the passages' embeddings come from the cache) and KorQuAD 1.0 dev, on which ``ma
 computes only the retrievers the chapters read (:data:`BOOK_RETRIEVERS`). Any other collection
 (``autorag``, a BEIR folder) runs on request.
 
-``python -m searchgrade.book.runs [--collections korquad-dev,autorag] [--retrievers ...]`` writes
+``python -m searchgrade.book.korean_runs [--collections korquad-dev,autorag] [--retrievers ...]`` writes
 ``<collection>/<retriever>.run`` (TREC format, top 100, run name = retriever name) and beside it
 ``<retriever>.json`` with the cache key, the settings, the file's SHA-256 and the seconds it took.
 From a notebook::
 
-    from searchgrade.book import runs
-    run = runs.get_run("korquad-dev", "bm25-kiwi")       # computed once, then read from disk
-    all_runs = runs.get_runs("miracl-ko")                # {retriever: run} for the whole line-up
-    spaced = runs.get_runs("miracl-ko-spacing")          # the same on MIRACL-ko's spaceless questions
-    records = runs.make_runs(["miracl-ko"])              # what was computed or found cached, with times
-    runs.lineup_table()                                  # the line-up as a DataFrame
+    from searchgrade.book import korean_runs
+    run = korean_runs.get_run("korquad-dev", "bm25-kiwi")   # computed once, then read from disk
+    all_runs = korean_runs.get_runs("miracl-ko")            # {retriever: run} for the whole line-up
+    spaced = korean_runs.get_runs("miracl-ko-spacing")      # the same on MIRACL-ko's spaceless questions
+    records = korean_runs.make_runs(["miracl-ko"])          # what was computed or found cached, with times
+    korean_runs.lineup_table()                              # the line-up as a DataFrame
 """
 from __future__ import annotations
 
@@ -168,7 +168,8 @@ def make_runs(collections: Sequence[str | Collection] = DEFAULT_COLLECTIONS, ret
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Command line: write the line-up's runs for the chosen collections and print what was done and how long it took."""
-    parser = argparse.ArgumentParser(prog="python -m searchgrade.book.runs", description=__doc__.split("\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m searchgrade.book.korean_runs",
+                                     description=__doc__.split("\n")[0])
     parser.add_argument("--collections", default=",".join(DEFAULT_COLLECTIONS),
                         help="comma-separated: korquad-dev, autorag, miracl-ko[-spacing|-josa|-jamo], "
                              "beir:<folder> (default: %(default)s)")
