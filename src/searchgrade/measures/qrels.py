@@ -1,12 +1,14 @@
 """Qrels checked and indexed once, for any number of runs (private).
 
-:class:`QrelsIndex` checks the grades (integers that fit in 64 bits), keeps
-each query's ``{docid: grade}``, the queries in natural order, and a table of
-every query's judged grades (grade >= 0) best first, from which the ideal
-rankings are read.  :meth:`QrelsIndex.rows` decides which queries of a run get
-a row and reports, as a ``UserWarning``, run queries without qrels, qrels
-queries without a ranking, and query ids of different types (int vs str)
-that keep the two from matching.
+:class:`QrelsIndex` checks the grades (integers that fit in 64 bits) and keeps
+the qrels as columns -- each judgment's query code, document code and grade,
+whether they came as ``{qid: {docid: grade}}`` or as a file's columns -- with
+the queries in natural order and a table of every query's judged grades
+(grade >= 0) best first, from which the ideal rankings are read.
+:meth:`QrelsIndex.rows` decides which queries of a run get a row and reports,
+as a ``UserWarning``, run queries without qrels, qrels queries without a
+ranking, and query ids of different types (int vs str) that keep the two from
+matching.
 """
 from __future__ import annotations
 
@@ -18,8 +20,9 @@ from itertools import chain
 from typing import Iterable, Mapping, Sequence
 
 import numpy as np
+import pandas as pd
 
-__all__ = ["QrelsIndex", "NONPOOL", "natural_key", "warn_user"]
+__all__ = ["QrelsIndex", "NONPOOL", "natural_key", "warn_user", "factorize"]
 
 _INT64 = np.iinfo(np.int64)
 #: Code of a retrieved document that is not in the qrels (no grade can take this value).
@@ -80,7 +83,7 @@ def _out_of_range(grades: Mapping) -> ValueError:
 
 
 def _checked(qrels: Mapping) -> dict:
-    """{qid: {docid: int grade}}: a copy of the qrels with every grade checked."""
+    """{qid: {docid: int grade}}: the qrels with every grade checked (a query's dict kept when its grades are ints)."""
     if not isinstance(qrels, Mapping):
         raise TypeError(f"qrels must be a dict {{qid: {{docid: grade}}}}, not {type(qrels).__name__}")
     out = {}
@@ -88,39 +91,42 @@ def _checked(qrels: Mapping) -> dict:
         if type(docs) is not dict and not isinstance(docs, Mapping):  # the type test is the fast path
             raise TypeError(f"qrels query {qid!r}: expected a dict {{docid: grade}}, not {type(docs).__name__}")
         if set(map(type, docs.values())) <= {int}:  # the usual case, checked at C speed
-            out[qid] = dict(docs)
+            out[qid] = docs
         else:
             out[qid] = {d: _as_grade(qid, d, g) for d, g in docs.items()}
     return out
 
 
-def _all_grades(grades: Mapping, counts: np.ndarray) -> np.ndarray:
-    """Every grade, query after query, as int64; ValueError naming the first one that does not fit."""
+def _dict_columns(qrels: Mapping) -> tuple[list, np.ndarray, np.ndarray, list, np.ndarray]:
+    """(query ids, query code, document code, document ids, grade) of every judgment of checked dict qrels."""
+    counts = np.fromiter(map(len, qrels.values()), dtype=np.int64, count=len(qrels))
+    total = int(counts.sum())
     try:
-        grade = np.fromiter(chain.from_iterable(d.values() for d in grades.values()),
-                            dtype=np.int64, count=int(counts.sum()))
+        grade = np.fromiter(chain.from_iterable(d.values() for d in qrels.values()), dtype=np.int64, count=total)
     except OverflowError:
-        raise _out_of_range(grades) from None
-    if len(grade) and grade.min() == NONPOOL:
-        raise _out_of_range(grades)
-    return grade
+        raise _out_of_range(qrels) from None
+    if total and grade.min() == NONPOOL:
+        raise _out_of_range(qrels)
+    query = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
+    doc, doc_keys = factorize(list(chain.from_iterable(qrels.values())))
+    return list(qrels), query, doc, doc_keys, grade
 
 
-def _counts(grades: Mapping) -> np.ndarray:
-    """Judgments per query."""
-    return np.fromiter(map(len, grades.values()), dtype=np.int64, count=len(grades))
+def factorize(ids: list) -> tuple[np.ndarray, list]:
+    """(code of each id, distinct ids in order of first appearance), ids compared as dict keys are."""
+    if not ids:
+        return np.zeros(0, dtype=np.int64), []
+    codes, keys = pd.factorize(pd.Series(ids, dtype=object))
+    return np.asarray(codes, dtype=np.int64), list(keys)
 
 
-def _judged_table(grades: Mapping) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _judged_table(query: np.ndarray, grade: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(start, count, grades) of every query's judged grades (>= 0), each query's best first."""
-    counts = _counts(grades)
-    grade = _all_grades(grades, counts)
-    query = np.repeat(np.arange(len(counts)), counts)
     judged = grade >= 0
     grade, query = grade[judged], query[judged]
-    judged_counts = np.bincount(query, minlength=len(counts))
+    judged_counts = np.bincount(query, minlength=n)
     top = int(grade.max()) if len(grade) else 0
-    if len(counts) * (top + 1) < 2**62:  # sort one integer key (query, grade descending)
+    if n * (top + 1) < 2**62 and top >= 0:  # sort one integer key (query, grade descending)
         key = np.sort(query * (top + 1) + (top - grade))
         grade = top - key % (top + 1)
     else:
@@ -136,26 +142,45 @@ def _few(ids: Sequence) -> str:
 
 
 class QrelsIndex:
-    """Checked qrels with their judged grades indexed: built once, used for every run."""
+    """Checked qrels as columns with their judged grades indexed: built once, used for every run.
 
-    def __init__(self, qrels: Mapping):
-        self.grades: dict = _checked(qrels)  # {qid: {docid: int grade}}
-        _all_grades(self.grades, _counts(self.grades))  # every grade fits: checked now, not at the first run
-        self._table: tuple | None = None  # (position, start, count, judged grades): built on first use
+    ``qrels`` is ``{qid: {docid: grade}}`` or the columns of a qrels file
+    (:class:`searchgrade.io.bulk.Columns`, grades as integers).
+    """
+
+    def __init__(self, qrels):
+        if hasattr(qrels, "doc_codes"):  # columns read from a file
+            ids, query, doc, doc_keys = list(qrels.keys), qrels.codes, qrels.doc_codes, qrels.doc_keys
+            grade = np.asarray(qrels.values, dtype=np.int64)
+            if len(grade) and grade.min() == NONPOOL:
+                raise ValueError("qrels: a grade does not fit (grades are integers from -2**63 + 1 to 2**63 - 1)")
+        else:
+            ids, query, doc, doc_keys, grade = _dict_columns(_checked(qrels))
+        self.ids: dict = {q: i for i, q in enumerate(ids)}  # query id -> query code
+        self.query, self.doc, self.doc_keys, self.grade = query, doc, list(doc_keys), grade
+        self._table = _judged_table(np.asarray(query, dtype=np.int64), grade, len(ids))
+        self._doc_code: dict | None = None  # docid -> document code (built on first use)
         self._natural: list | None = None  # query ids in natural order (built on first use)
         self._texts: dict | None = None  # str(qid) -> qid (built when ids fail to match)
+
+    def doc_code(self) -> dict:
+        """{docid: document code} of the judged documents."""
+        if self._doc_code is None:
+            self._doc_code = {d: i for i, d in enumerate(self.doc_keys)}
+        return self._doc_code
 
     def natural(self) -> list:
         """Qrels query ids in natural order (q2 before q10)."""
         if self._natural is None:
-            self._natural = natural_sorted(list(self.grades))
+            self._natural = natural_sorted(list(self.ids))
         return self._natural
 
-    def rows(self, run: Mapping, missing: str) -> list:
-        """Query ids that get a row, in natural order; warns about ids that do not match."""
-        if not isinstance(run, Mapping):
-            raise TypeError(f"run must be a dict {{qid: {{docid: score}}}}, not {type(run).__name__}")
-        orphans = [q for q in run if q not in self.grades]
+    def rows(self, run_ids: Mapping, missing: str) -> list:
+        """Query ids that get a row, in natural order; warns about ids that do not match.
+
+        ``run_ids``: the run's query ids (a dict or its keys as a dict), for membership tests.
+        """
+        orphans = [q for q in run_ids if q not in self.ids]
         if orphans:
             n = len(orphans)
             warn_user(f"{n} run quer{'y has' if n == 1 else 'ies have'} no qrels and "
@@ -164,20 +189,20 @@ class QrelsIndex:
         natural = self.natural()
         if missing == "zero":
             return list(natural)
-        rows = [q for q in natural if q in run]
+        rows = [q for q in natural if q in run_ids]
         if len(rows) < len(natural):
-            absent = [q for q in natural if q not in run]
+            absent = [q for q in natural if q not in run_ids]
             n = len(absent)
             warn_user(f"{n} qrels quer{'y is' if n == 1 else 'ies are'} not in the run and "
                       f"{'gets' if n == 1 else 'get'} no row (missing='ignore', as trec_eval does; "
-                      f"missing='zero' scores {'it' if n == 1 else 'them'} on an empty ranking): {_few(absent)}"
-                      + self._type_note(absent, run))
+                      f"missing='zero', trec_eval -c, scores {'it' if n == 1 else 'them'} on an empty "
+                      f"ranking): {_few(absent)}" + self._type_note(absent, run_ids))
         return rows
 
     def _type_note(self, unmatched: Iterable, run: Mapping | None = None) -> str:
         """A sentence for a warning when unmatched ids would match as text (1 vs '1'), else ''."""
         if self._texts is None:
-            self._texts = {str(q): q for q in self.grades}
+            self._texts = {str(q): q for q in self.ids}
         if run is None:  # run ids without qrels: do they match qrels ids as text?
             pairs = [(self._texts[str(q)], q) for q in unmatched if str(q) in self._texts]
         else:  # qrels ids without a run: do they match run ids as text?
@@ -190,12 +215,14 @@ class QrelsIndex:
                 f"type: qrels {qrels_id!r} ({type(qrels_id).__name__}) vs run {run_id!r} "
                 f"({type(run_id).__name__}); convert the ids to one type (e.g. str) on both sides")
 
+    def codes(self, rows: Sequence) -> np.ndarray:
+        """The query code of each row."""
+        return np.fromiter(map(self.ids.__getitem__, rows), dtype=np.int64, count=len(rows))
+
     def judged(self, rows: Sequence) -> tuple[np.ndarray, np.ndarray]:
         """(count per row, flat grades): each row's judged grades (>= 0), best first."""
-        if self._table is None:  # one pass over all the qrels, kept for every run
-            self._table = ({q: i for i, q in enumerate(self.grades)}, *_judged_table(self.grades))
-        position, starts, counts, grades = self._table
-        which = np.fromiter(map(position.__getitem__, rows), dtype=np.int64, count=len(rows))
+        starts, counts, grades = self._table
+        which = self.codes(rows)
         qcount = counts[which]
         first = np.repeat(starts[which] - (np.cumsum(qcount) - qcount), qcount)  # flat start of each row
         return qcount, grades[first + np.arange(len(first), dtype=np.int64)]
