@@ -27,6 +27,11 @@ from .qrels import NONPOOL, QrelsIndex, factorize, warn_user
 __all__ = ["rank", "sort_rows"]
 
 
+def _small(n: int) -> type:
+    """The smaller integer type that holds 0 .. n (int32 or int64), for temporaries."""
+    return np.int32 if n < 2**31 - 1 else np.int64
+
+
 class _Entries(NamedTuple):
     """The run's entries of the rows, row after row, each row in input order."""
 
@@ -78,7 +83,7 @@ def _dict_entries(run: Mapping, rows: Sequence) -> _Entries:
 def _column_entries(run, rows: Sequence) -> _Entries:
     """The entries of a run file's columns: the rows' lines grouped by row, each row in file order."""
     row_of = {q: i for i, q in enumerate(rows)}
-    rrow = np.fromiter((row_of.get(q, -1) for q in run.keys), dtype=np.int64, count=len(run.keys))[run.codes]
+    rrow = np.fromiter((row_of.get(q, -1) for q in run.keys), dtype=_small(len(rows)), count=len(run.keys))[run.codes]
     keep = np.flatnonzero(rrow >= 0)
     rrow = rrow[keep]
     if len(rrow) > 1 and not (rrow[1:] >= rrow[:-1]).all():  # lines not in row order: group them
@@ -129,44 +134,54 @@ def _check_scores(rows: Sequence, run: Mapping) -> np.ndarray:
 
 def _codes(index: QrelsIndex, rows: Sequence, seg: np.ndarray, entries: _Entries) -> np.ndarray:
     """The qrels grade of each entry (NONPOOL when the qrels do not judge it): one join on (row, document)."""
-    n = len(rows)
     doc_code = index.doc_code()
-    to_qdoc = np.fromiter(map(doc_code.get, entries.doc_keys, [-1] * len(entries.doc_keys)), dtype=np.int64,
-                          count=len(entries.doc_keys))
+    to_qdoc = np.fromiter(map(doc_code.get, entries.doc_keys, [-1] * len(entries.doc_keys)), dtype=np.int32
+                          if len(doc_code) < 2**31 else np.int64, count=len(entries.doc_keys))
     row_of_query = np.full(len(index.ids), -1, dtype=np.int64)
-    row_of_query[index.codes(rows)] = np.arange(n)
+    row_of_query[index.codes(rows)] = np.arange(len(rows))
     qrow = row_of_query[index.query]
     mine = np.flatnonzero(qrow >= 0)
     n_qdocs = max(len(index.doc_keys), 1)
     qkey = qrow[mine] * n_qdocs + index.doc[mine]
     del qrow
     by_key = np.argsort(qkey)
-    return _grades(seg, to_qdoc[entries.doc], qkey[by_key], index.grade[mine][by_key], n * n_qdocs, n_qdocs)
+    return _grades(seg, to_qdoc[entries.doc], qkey[by_key], index.grade[mine[by_key]], n_qdocs)
 
 
-_DENSE_KEYS = 1 << 22  # up to this many (row, document) pairs, grades are found through a table (16 MB)
+_TABLE_KEYS = 1 << 22  # (row, document) pairs of one block of rows, found through a table (16 MB)
 
 
-def _grades(seg: np.ndarray, qd: np.ndarray, qkey: np.ndarray, qgrade_by_key: np.ndarray, n_keys: int,
-            n_qdocs: int) -> np.ndarray:
+def _grades(seg: np.ndarray, qd: np.ndarray, qkey: np.ndarray, qgrade: np.ndarray, n_qdocs: int) -> np.ndarray:
     """Each entry's qrels grade, NONPOOL where the qrels do not judge it.
 
-    seg: the entry's row; qd: its document's qrels code (-1: not in the qrels); qkey (sorted) and
-    qgrade_by_key: the qrels of the rows by key row * n_qdocs + document code.
+    seg: the entry's row (non-decreasing); qd: its document's qrels code (-1: not in the qrels);
+    qkey (sorted) and qgrade: the qrels of the rows by key row * n_qdocs + document code.  A block
+    of rows at a time, so that the temporaries stay a block's size.
     """
     code = np.full(len(seg), NONPOOL, dtype=np.int64)
-    known = np.flatnonzero(qd >= 0)
-    if len(known) and len(qkey):
-        key = seg[known] * n_qdocs + qd[known]
-        if n_keys <= _DENSE_KEYS:  # a table of every (row, document): one gather
-            table = np.full(n_keys, -1, dtype=np.int32)
-            table[qkey] = np.arange(len(qkey), dtype=np.int32)
+    if not len(qkey) or not len(seg):
+        return code
+    step = max(1, _TABLE_KEYS // n_qdocs)
+    cuts = np.arange(0, int(seg[-1]) + 1 + step, step)
+    ends, qends = np.searchsorted(seg, cuts), np.searchsorted(qkey, cuts * n_qdocs)
+    table = np.full(step * n_qdocs, -1, dtype=_small(len(qkey))) if n_qdocs <= _TABLE_KEYS else None
+    for r0, a, b, qa, qb in zip(cuts.tolist(), ends.tolist(), ends[1:].tolist(), qends.tolist(), qends[1:].tolist()):
+        if a == b or qa == qb:
+            continue
+        d = qd[a:b]
+        known = np.flatnonzero(d >= 0)
+        key = (seg[a:b][known] - r0) * n_qdocs + d[known]
+        local = qkey[qa:qb] - r0 * n_qdocs
+        if table is not None:  # a table of the block's (row, document) pairs: one gather
+            table[local] = np.arange(qa, qb, dtype=table.dtype)
             at = table[key]
+            table[local] = -1
             hit = at >= 0
         else:
-            at = np.minimum(np.searchsorted(qkey, key), len(qkey) - 1)
-            hit = qkey[at] == key
-        code[known[hit]] = qgrade_by_key[at[hit]]
+            at = np.minimum(np.searchsorted(local, key), len(local) - 1)
+            hit = local[at] == key
+            at += qa
+        code[a + known[hit]] = qgrade[at[hit]]
     return code
 
 
@@ -280,17 +295,18 @@ def _sort_groups(order: np.ndarray, lo: np.ndarray, size: np.ndarray, tie_key) -
     Members of a group are in input order before (a stable sort), and equal keys keep it.
     """
     ends = np.cumsum(size)
-    pos = np.repeat(lo - (ends - size), size) + np.arange(int(ends[-1]))  # the groups' positions, in order
+    pos = np.repeat(lo - (ends - size), size)
+    pos += np.arange(int(ends[-1]))  # the groups' positions, in order
     members = order[pos]
     key = tie_key(members)
     span = int(key.max()) + 1
-    group = np.repeat(np.arange(len(lo), dtype=np.int64), size)
-    if len(lo) * span < 2**62:
-        group *= span
-        group += span - 1 - key
-        by = np.argsort(group, kind="stable")
+    if len(lo) * span < 2**62:  # (group, key descending) as one integer
+        np.subtract(span - 1, key, out=key)
+        key += np.repeat(np.arange(len(lo), dtype=np.int64) * span, size)
+        by = np.argsort(key, kind="stable")
     else:
-        by = np.lexsort((-key, group))
+        by = np.lexsort((-key, np.repeat(np.arange(len(lo)), size)))
+    del key
     order[pos] = members[by]
 
 
