@@ -20,7 +20,6 @@ from itertools import chain
 from typing import Iterable, Mapping, Sequence
 
 import numpy as np
-import pandas as pd
 
 __all__ = ["QrelsIndex", "NONPOOL", "natural_key", "warn_user", "factorize"]
 
@@ -97,8 +96,8 @@ def _checked(qrels: Mapping) -> dict:
     return out
 
 
-def _dict_columns(qrels: Mapping) -> tuple[list, np.ndarray, np.ndarray, list, np.ndarray]:
-    """(query ids, query code, document code, document ids, grade) of every judgment of checked dict qrels."""
+def _dict_arrays(qrels: Mapping) -> tuple[np.ndarray, np.ndarray]:
+    """(query code, grade) of every judgment of checked dict qrels, query after query."""
     counts = np.fromiter(map(len, qrels.values()), dtype=np.int64, count=len(qrels))
     total = int(counts.sum())
     try:
@@ -107,17 +106,15 @@ def _dict_columns(qrels: Mapping) -> tuple[list, np.ndarray, np.ndarray, list, n
         raise _out_of_range(qrels) from None
     if total and grade.min() == NONPOOL:
         raise _out_of_range(qrels)
-    query = np.repeat(np.arange(len(counts), dtype=np.int64), counts)
-    doc, doc_keys = factorize(list(chain.from_iterable(qrels.values())))
-    return list(qrels), query, doc, doc_keys, grade
+    return np.repeat(np.arange(len(counts), dtype=np.int64), counts), grade
 
 
-def factorize(ids: list) -> tuple[np.ndarray, list]:
-    """(code of each id, distinct ids in order of first appearance), ids compared as dict keys are."""
-    if not ids:
-        return np.zeros(0, dtype=np.int64), []
-    codes, keys = pd.factorize(pd.Series(ids, dtype=object))
-    return np.asarray(codes, dtype=np.int64), list(keys)
+def factorize(ids: list) -> tuple[np.ndarray, list, dict]:
+    """(code of each id, ids, {id: code}): an id's code is the position of its first occurrence, ids
+    compared as dict keys compare them (codes are consistent, not dense; ``ids[code]`` is the id)."""
+    first: dict = {}
+    codes = np.fromiter(map(first.setdefault, ids, range(len(ids))), dtype=np.int64, count=len(ids))
+    return codes, ids, first
 
 
 def _judged_table(query: np.ndarray, grade: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -150,24 +147,40 @@ class QrelsIndex:
 
     def __init__(self, qrels):
         if hasattr(qrels, "doc_codes"):  # columns read from a file
-            ids, query, doc, doc_keys = list(qrels.keys), qrels.codes, qrels.doc_codes, qrels.doc_keys
+            ids, query = list(qrels.keys), qrels.codes
             grade = np.asarray(qrels.values, dtype=np.int64)
             if len(grade) and grade.min() == NONPOOL:
                 raise ValueError("qrels: a grade does not fit (grades are integers from -2**63 + 1 to 2**63 - 1)")
+            self._grades, self._docs = None, (qrels.doc_codes, qrels.doc_keys, None)
         else:
-            ids, query, doc, doc_keys, grade = _dict_columns(_checked(qrels))
+            self._grades = _checked(qrels)
+            ids, (query, grade) = list(self._grades), _dict_arrays(self._grades)
+            self._docs = None
         self.ids: dict = {q: i for i, q in enumerate(ids)}  # query id -> query code
-        self.query, self.doc, self.doc_keys, self.grade = query, doc, list(doc_keys), grade
+        self.query, self.grade = query, grade
+        self.from_file = self._grades is None  # the columns of a file: every id is text
         self._table = _judged_table(np.asarray(query, dtype=np.int64), grade, len(ids))
-        self._doc_code: dict | None = None  # docid -> document code (built on first use)
         self._natural: list | None = None  # query ids in natural order (built on first use)
         self._texts: dict | None = None  # str(qid) -> qid (built when ids fail to match)
 
-    def doc_code(self) -> dict:
-        """{docid: document code} of the judged documents."""
-        if self._doc_code is None:
-            self._doc_code = {d: i for i, d in enumerate(self.doc_keys)}
-        return self._doc_code
+    @property
+    def grades(self) -> dict:
+        """``{qid: {docid: grade}}`` (of a file's columns: built on first use)."""
+        if self._grades is None:
+            doc, keys, _ = self._docs
+            ids = list(self.ids)
+            self._grades = {q: {} for q in ids}
+            for q, d, g in zip(self.query.tolist(), np.array(keys, dtype=object)[doc].tolist(), self.grade.tolist()):
+                self._grades[ids[q]][d] = g
+        return self._grades
+
+    def docs(self) -> tuple[np.ndarray, list, dict]:
+        """(document code of each judgment, document ids by code, {docid: code}), built on first use."""
+        if self._docs is None:  # dict qrels
+            self._docs = factorize(list(chain.from_iterable(self._grades.values())))
+        elif self._docs[2] is None:  # a file's distinct document ids
+            self._docs = (*self._docs[:2], {d: i for i, d in enumerate(self._docs[1])})
+        return self._docs
 
     def natural(self) -> list:
         """Qrels query ids in natural order (q2 before q10)."""

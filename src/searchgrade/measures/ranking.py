@@ -16,13 +16,13 @@ once; only tie groups are then put in docid order, all of them in one sort.
 from __future__ import annotations
 
 import math
-from itertools import chain
+from itertools import chain, repeat
 from typing import Mapping, NamedTuple, Sequence
 
 import numpy as np
 
 from .kernels.base import Ranked
-from .qrels import NONPOOL, QrelsIndex, factorize, warn_user
+from .qrels import NONPOOL, QrelsIndex, warn_user
 
 __all__ = ["rank", "sort_rows"]
 
@@ -37,8 +37,8 @@ class _Entries(NamedTuple):
 
     lengths: np.ndarray  # entries per row
     score: np.ndarray  # float64
-    doc: np.ndarray  # code of each entry's document in doc_keys
-    doc_keys: list  # document ids
+    doc: np.ndarray  # code of each entry's document: its id is doc_keys[code]
+    doc_keys: list  # document ids (of a file's columns: distinct; of dicts: every entry's, in order)
 
 
 def rank(index: QrelsIndex, run, rows: Sequence, *, ties: str, judged_only: bool = False,
@@ -49,11 +49,14 @@ def rank(index: QrelsIndex, run, rows: Sequence, *, ties: str, judged_only: bool
     measure can tell apart (same qrels code) stay in any order unless ``exact``;
     :meth:`Ranked.docids` always gives the exact order.
     """
-    entries = _column_entries(run, rows) if hasattr(run, "doc_codes") else _dict_entries(run, rows)
+    columns = hasattr(run, "doc_codes")
+    entries = _column_entries(run, rows) if columns else _dict_entries(run, rows)
     lengths = entries.lengths
     seg = np.repeat(np.arange(len(rows), dtype=np.int64), lengths)
-    code = _codes(index, rows, seg, entries)
-    _check_doc_types(index, rows, entries, code)
+    # a file's columns: grades by one join with the qrels' columns; dicts: one dict lookup per document
+    code = _codes(index, rows, seg, entries) if columns else _dict_codes(index, rows, run, len(seg))
+    if not (columns and index.from_file):  # ids read from two files are text on both sides
+        _check_doc_types(index, rows, entries, code)
     order = sort_rows(entries.score, lengths, ties, lambda at: _tie_key(entries, at), None if exact else code)
     code = code[order]
     gid = _tie_groups(entries.score[order], seg) if ties == "expected" else None
@@ -76,8 +79,8 @@ def _dict_entries(run: Mapping, rows: Sequence) -> _Entries:
     """The entries of ``{qid: {docid: score}}``: each row's dict in its order."""
     dicts = _row_dicts(run, rows)
     lengths = np.fromiter(map(len, dicts), dtype=np.int64, count=len(rows))
-    doc, doc_keys = factorize(list(chain.from_iterable(dicts)))
-    return _Entries(lengths, _scores(dicts, rows, run), doc, doc_keys)
+    docs = list(chain.from_iterable(dicts))  # each entry its own code: no hashing of the ids here
+    return _Entries(lengths, _scores(dicts, rows, run), np.arange(len(docs)), docs)
 
 
 def _column_entries(run, rows: Sequence) -> _Entries:
@@ -132,17 +135,24 @@ def _check_scores(rows: Sequence, run: Mapping) -> np.ndarray:
     return np.array(out, dtype=np.float64)
 
 
+def _dict_codes(index: QrelsIndex, rows: Sequence, run: Mapping, total: int) -> np.ndarray:
+    """The qrels grade of each entry of dict rows (NONPOOL when absent): one dict lookup per document."""
+    grades, empty = index.grades, {}
+    return np.fromiter(chain.from_iterable(map(grades[q].get, run.get(q) or empty, repeat(NONPOOL))
+                                           for q in rows), dtype=np.int64, count=total)
+
+
 def _codes(index: QrelsIndex, rows: Sequence, seg: np.ndarray, entries: _Entries) -> np.ndarray:
     """The qrels grade of each entry (NONPOOL when the qrels do not judge it): one join on (row, document)."""
-    doc_code = index.doc_code()
-    to_qdoc = np.fromiter(map(doc_code.get, entries.doc_keys, [-1] * len(entries.doc_keys)), dtype=np.int32
-                          if len(doc_code) < 2**31 else np.int64, count=len(entries.doc_keys))
+    qdoc, qdoc_keys, doc_code = index.docs()
+    to_qdoc = np.fromiter(map(doc_code.get, entries.doc_keys, repeat(-1)), dtype=np.int32
+                          if len(qdoc_keys) < 2**31 else np.int64, count=len(entries.doc_keys))
     row_of_query = np.full(len(index.ids), -1, dtype=np.int64)
     row_of_query[index.codes(rows)] = np.arange(len(rows))
     qrow = row_of_query[index.query]
     mine = np.flatnonzero(qrow >= 0)
-    n_qdocs = max(len(index.doc_keys), 1)
-    qkey = qrow[mine] * n_qdocs + index.doc[mine]
+    n_qdocs = max(len(qdoc_keys), 1)
+    qkey = qrow[mine] * n_qdocs + qdoc[mine]
     del qrow
     by_key = np.argsort(qkey)
     return _grades(seg, to_qdoc[entries.doc], qkey[by_key], index.grade[mine[by_key]], n_qdocs)
@@ -161,10 +171,14 @@ def _grades(seg: np.ndarray, qd: np.ndarray, qkey: np.ndarray, qgrade: np.ndarra
     code = np.full(len(seg), NONPOOL, dtype=np.int64)
     if not len(qkey) or not len(seg):
         return code
-    step = max(1, _TABLE_KEYS // n_qdocs)
-    cuts = np.arange(0, int(seg[-1]) + 1 + step, step)
+    rows = int(seg[-1]) + 1
+    step = min(max(1, _TABLE_KEYS // n_qdocs), rows)
+    cuts = np.arange(0, rows + step, step)
     ends, qends = np.searchsorted(seg, cuts), np.searchsorted(qkey, cuts * n_qdocs)
-    table = np.full(step * n_qdocs, -1, dtype=_small(len(qkey))) if n_qdocs <= _TABLE_KEYS else None
+    # a table pays when it is not much larger than the entries it serves (else: binary search)
+    table = None
+    if n_qdocs <= _TABLE_KEYS and step * n_qdocs <= 16 * len(seg) * step / rows:
+        table = np.full(step * n_qdocs, -1, dtype=_small(len(qkey)))
     for r0, a, b, qa, qb in zip(cuts.tolist(), ends.tolist(), ends[1:].tolist(), qends.tolist(), qends[1:].tolist()):
         if a == b or qa == qb:
             continue
@@ -197,11 +211,9 @@ def _check_doc_types(index: QrelsIndex, rows: Sequence, entries: _Entries, code:
     missed = some[hits == 0].tolist()
     if not missed:
         return
-    by_query = np.argsort(index.query, kind="stable")
-    bounds = np.searchsorted(index.query[by_query], index.codes([rows[i] for i in missed]), side="left")
-    counts = np.bincount(index.query, minlength=len(index.ids))
-    for i, lo in zip(missed, bounds.tolist()):  # rows without a single judged document: their ids' text
-        qrels_docs = [index.doc_keys[c] for c in index.doc[by_query[lo: lo + counts[index.ids[rows[i]]]]].tolist()]
+    grades = index.grades
+    for i in missed:  # rows without a single judged document: their ids' text
+        qrels_docs = grades[rows[i]]
         run_docs = [entries.doc_keys[c] for c in entries.doc[starts[i]: starts[i] + lengths[i]].tolist()]
         kinds = set(map(type, qrels_docs))
         if len(kinds) == 1 and type(run_docs[0]) in kinds:  # the usual case: one type (first id seen)
@@ -324,14 +336,8 @@ def _tie_key(entries: _Entries, at: np.ndarray) -> np.ndarray:
     keys = [entries.doc_keys[i] for i in used.tolist()]
     if not all(type(k) is str for k in keys):
         keys = list(map(str, keys))
-    text = np.array(keys, dtype=str)
-    by_text = np.argsort(text, kind="stable")
-    new = np.empty(len(text), dtype=np.int64)
-    new[:1] = 0
-    np.not_equal(text[by_text][1:], text[by_text][:-1], out=new[1:])
-    dense = np.empty(len(text), dtype=np.int64)
-    dense[by_text] = np.cumsum(new)
-    return dense[inverse]
+    by_text = {text: i for i, text in enumerate(sorted(set(keys)))}  # code point order: strcmp's on UTF-8
+    return np.fromiter(map(by_text.__getitem__, keys), dtype=np.int64, count=len(keys))[inverse]
 
 
 def _rank_rows(score: np.ndarray, lengths: np.ndarray, stable: bool) -> np.ndarray:
