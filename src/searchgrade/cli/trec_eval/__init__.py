@@ -37,21 +37,40 @@ def output(qrels_path, run_path, measures, query, complete, max_docs, rel_level,
     scores = ev.scores(run_path)
     if not scores.rows:
         raise ValueError(f"no query has both results ({run_path}) and relevance judgments ({qrels_path})")
-    column = {m.key: planned.name for m, planned in zip(distinct, ev.measures)}  # -l and -J filled in
-    order = summary_order(scores.rows)  # trec_eval's query order (strcmp), for printing and for its sums
-    values = {line: _typed(scores.values[column[line.measure.key]], line)[order]
-              for line in lines if line.measure is not None}
+    rows, values, strings, summaries, runid = _printed(ev, scores, lines, distinct, query, summary, complete)
+    del scores  # the ranking and the unordered values are gone: only what is printed stays
     if query:
-        lengths = [line.length for line in lines if line.kind == "relstring"]
-        strings = relstrings(scores.ranked, lengths[0]) if lengths else None
-        yield from query_lines(lines, [scores.rows[i] for i in order.tolist()], values,
-                               [strings[i] for i in order.tolist()] if strings else None)
+        yield from query_lines(lines, rows, values, strings)
+    if summary:
+        yield from summary_lines(lines, summaries, runid)
+
+
+def _printed(ev: Evaluator, scores, lines: list[Line], distinct: list, query: bool, summary: bool,
+             complete: bool) -> tuple:
+    """What the printer needs, in trec_eval's query order: (rows, {line: values}, relstrings, {line:
+    summary}, runid); the Evaluator's per-query arrays are handed over one at a time."""
+    name = {m.key: planned.name for m, planned in zip(distinct, ev.measures)}  # -l and -J filled in
+    column = {line: name[line.measure.key] for line in lines if line.measure is not None}
+    summaries = {}
     if summary:
         sums = ev.summarize(scores)
-        texts = {line: sums[column[line.measure.key]] for line in lines if line.measure is not None}
+        summaries = {line: sums[col] for line, col in column.items()}
         if complete:
-            texts.update(_complete_num_rel(lines, scores.ranked))
-        yield from summary_lines(lines, texts, scores.report.last_run_id if scores.report else "")
+            summaries.update(_complete_num_rel(lines, scores.ranked))
+    order = summary_order(scores.rows)  # trec_eval's query order (strcmp), for printing as for its sums
+    rows = [scores.rows[i] for i in order.tolist()]
+    lengths = [line.length for line in lines if line.kind == "relstring"]
+    strings = None
+    if query and lengths:
+        strings = relstrings(scores.ranked, lengths[0])
+        strings = [strings[i] for i in order.tolist()]
+    values, shown = {}, {}
+    if query:
+        for line, col in column.items():
+            if col not in shown:
+                shown[col] = _typed(scores.values.pop(col), line)[order]
+            values[line] = shown[col]
+    return rows, values, strings, summaries, scores.report.last_run_id if scores.report else ""
 
 
 def _typed(x: np.ndarray, line: Line) -> np.ndarray:
