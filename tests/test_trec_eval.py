@@ -356,3 +356,37 @@ def test_closed_pipe_from_python_returns_141(trec_dir, monkeypatch, capsys):
     assert main(["-q", "-m", "map", str(trec_dir / "qrels.test"), str(trec_dir / "results.test")]) == 141
     monkeypatch.undo()
     assert capsys.readouterr().err == ""
+
+
+# ------------------------------------------------------------- one engine (issue 21)
+def test_summaries_add_queries_in_trec_eval_order_one_after_another():
+    """aggregate() adds the queries up as trec_eval does: ids in strcmp order (q10, q11, q9), one value after
+    another.  Here that order keeps the 1.0 (1e16 - 1e16 + 1); natural order (q9 first) or a pairwise sum
+    would lose it."""
+    import pandas as pd
+
+    import searchgrade as sg
+
+    df = pd.DataFrame({"AP": [1.0, 1e16, -1e16]}, index=pd.Index(["q9", "q10", "q11"], name="qid"))
+    assert sg.aggregate(df)["AP"] == 1.0 / 3
+
+
+def test_api_and_cli_share_one_aggregation(trec_dir, capsys):
+    """The command line prints the Evaluator's summaries: for every official value, aggregate() of
+    evaluate()'s table gives the number Evaluator.summarize gives, and the CLI's 'all' line prints it."""
+    import searchgrade as sg
+    from searchgrade.cli.trec_eval.plan import plan
+    from searchgrade.cli.trec_eval.printer import printf
+
+    lines = [line for line in plan(["official"], 1) if line.measure is not None]
+    measures = list({line.measure.key: line.measure for line in lines}.values())
+    qrels, run = trec_dir / "qrels.test", trec_dir / "results.test"
+    ev = sg.Evaluator(qrels, measures)
+    summaries = ev.summarize(ev.scores(run))
+    assert summaries == sg.aggregate(ev.evaluate(run)).to_dict()
+    assert main(["-m", "official", str(qrels), str(run)]) == 0
+    printed = [line.split("\t") for line in capsys.readouterr().out.splitlines()]
+    by_name = {m.key: m.name for m in ev.measures}
+    expected = [summaries[by_name[line.measure.key]] for line in lines]
+    assert [text for name, _, text in printed if name.strip() != "runid"] == [
+        str(v) if isinstance(v, int) else printf(v) for v in expected]
