@@ -84,19 +84,22 @@ def _dict_entries(run: Mapping, rows: Sequence) -> _Entries:
 
 
 def _column_entries(run, rows: Sequence) -> _Entries:
-    """The entries of a run file's columns: the rows' lines grouped by row, each row in file order."""
+    """The entries of a run file's columns: the rows' lines grouped by row, each row in file order.
+
+    When every line belongs to a row, in row order (the usual file), the columns are used as they are.
+    """
     row_of = {q: i for i, q in enumerate(rows)}
     rrow = np.fromiter((row_of.get(q, -1) for q in run.keys), dtype=_small(len(rows)), count=len(run.keys))[run.codes]
+    lengths = np.bincount(rrow[rrow >= 0], minlength=len(rows)).astype(np.int64)
+    score, doc = np.asarray(run.values, dtype=np.float64), np.asarray(run.doc_codes)
+    if len(rrow) and (rrow[0] >= 0) and (rrow[1:] >= rrow[:-1]).all():
+        return _Entries(lengths, score, doc, run.doc_keys)
     keep = np.flatnonzero(rrow >= 0)
     rrow = rrow[keep]
     if len(rrow) > 1 and not (rrow[1:] >= rrow[:-1]).all():  # lines not in row order: group them
-        by_row = np.argsort(rrow, kind="stable")
-        keep, rrow = keep[by_row], rrow[by_row]
-        del by_row
-    lengths = np.bincount(rrow, minlength=len(rows)).astype(np.int64)
+        keep = keep[np.argsort(rrow, kind="stable")]
     del rrow
-    score = np.asarray(run.values, dtype=np.float64)[keep]
-    return _Entries(lengths, score, np.asarray(run.doc_codes)[keep], run.doc_keys)
+    return _Entries(lengths, score[keep], doc[keep], run.doc_keys)
 
 
 def _row_dicts(run: Mapping, rows: Sequence) -> list:
