@@ -57,7 +57,9 @@ def rank(index: QrelsIndex, run, rows: Sequence, *, ties: str, judged_only: bool
     code = _codes(index, rows, seg, entries) if columns else _dict_codes(index, rows, run, len(seg))
     if not (columns and index.from_file):  # ids read from two files are text on both sides
         _check_doc_types(index, rows, entries, code)
-    order = sort_rows(entries.score, lengths, ties, lambda at: _tie_key(entries, at), None if exact else code)
+    # a file's documents are distinct within a query: its ties need no input order to fall back on
+    order = sort_rows(entries.score, lengths, ties, lambda at: _tie_key(entries, at), None if exact else code,
+                      stable=not (columns and ties == "trec"))
     code = code[order]
     gid = _tie_groups(entries.score[order], seg) if ties == "expected" else None
     if max_docs is not None or judged_only:
@@ -269,15 +271,16 @@ def _context(index: QrelsIndex, rows: Sequence, seg, code, lengths, gid, expecte
 
 # ------------------------------------------------------------------- sorting
 def sort_rows(score: np.ndarray, lengths: np.ndarray, ties: str, tie_key=None,
-              code: np.ndarray | None = None) -> np.ndarray:
+              code: np.ndarray | None = None, stable: bool = True) -> np.ndarray:
     """Permutation putting each query's documents in rank order (rows stay in place).
 
     Score descending; ties in input order, or for ties="trec" by docid descending in
-    string order: ``tie_key(entries)`` gives keys whose descending order is that order.
+    string order: ``tie_key(entries)`` gives keys whose descending order is that order
+    (equal keys keep input order, unless ``stable=False``: for keys that never tie).
     Given ``code`` (the qrels code of each document), a tie group whose documents all
     have the same code is left as it is: no measure can tell its orders apart.
     """
-    order = _rank_rows(score, lengths, stable=True)
+    order = _rank_rows(score, lengths, stable=stable or ties != "trec")
     if ties != "trec" or len(order) < 2:
         return order
     # Tie groups: neighbours in rank order with the same score and the same row.
