@@ -211,6 +211,7 @@ __all__ = [
     "evaluate",
     "mean",
     "aggregate",
+    "summary_order",
     "score_ranking",
     "TIES",
     "MISSING",
