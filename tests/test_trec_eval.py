@@ -390,3 +390,19 @@ def test_api_and_cli_share_one_aggregation(trec_dir, capsys):
     expected = [summaries[by_name[line.measure.key]] for line in lines]
     assert [text for name, _, text in printed if name.strip() != "runid"] == [
         str(v) if isinstance(v, int) else printf(v) for v in expected]
+
+
+def test_files_and_dicts_mix_in_any_combination(trec_dir):
+    """qrels and run each as a file (read into columns) or as dicts: the same table, for every tie rule."""
+    import warnings
+
+    import searchgrade as sg
+
+    qrels, run = trec_dir / "qrels.test", trec_dir / "results.test"
+    measures = ["AP", "P@5", "nDCG@10", "RR"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for ties in ("trec", "input", "expected"):
+            tables = [sg.evaluate(q, r, measures, ties=ties) for q in (qrels, sg.read_qrels(qrels))
+                      for r in (run, sg.read_run(run))]
+            assert all(t.equals(tables[0]) for t in tables[1:]), ties

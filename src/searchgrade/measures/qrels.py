@@ -21,6 +21,8 @@ from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
+from ..io.frames import nest
+
 __all__ = ["QrelsIndex", "NONPOOL", "natural_key", "warn_user", "factorize"]
 
 _INT64 = np.iinfo(np.int64)
@@ -168,10 +170,12 @@ class QrelsIndex:
         """``{qid: {docid: grade}}`` (of a file's columns: built on first use)."""
         if self._grades is None:
             doc, keys, _ = self._docs
-            ids = list(self.ids)
-            self._grades = {q: {} for q in ids}
-            for q, d, g in zip(self.query.tolist(), np.array(keys, dtype=object)[doc].tolist(), self.grade.tolist()):
-                self._grades[ids[q]][d] = g
+            docs = np.array(keys, dtype=object)[doc].tolist()
+            self._grades = {q: {} for q in self.ids}  # queries without a judgment too
+            nested = nest(np.asarray(self.query), list(self.ids), docs, self.grade.tolist())
+            if nested is None:
+                raise ValueError("qrels: a document is judged twice for one query")
+            self._grades.update(nested)
         return self._grades
 
     def docs(self) -> tuple[np.ndarray, list, dict]:
