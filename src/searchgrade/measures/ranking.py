@@ -32,6 +32,13 @@ def _small(n: int) -> type:
     return np.int32 if n < 2**31 - 1 else np.int64
 
 
+def _entry_type(index: QrelsIndex, rows: Sequence, lengths: np.ndarray) -> type:
+    """int32 for the rows and ranks of the entries when every product a kernel forms of them fits (a row
+    times the longest ranking, retrieved or ideal, plus 2, as trec_walk's keys are), else int64."""
+    longest = max(int(lengths.max(initial=0)), int(index.judged(rows)[0].max(initial=0))) + 2
+    return np.int32 if len(rows) * longest < 2**31 and int(lengths.sum()) < 2**31 else np.int64
+
+
 class _Entries(NamedTuple):
     """The run's entries of the rows, row after row, each row in input order."""
 
@@ -52,7 +59,7 @@ def rank(index: QrelsIndex, run, rows: Sequence, *, ties: str, judged_only: bool
     columns = hasattr(run, "doc_codes")
     entries = _column_entries(run, rows) if columns else _dict_entries(run, rows)
     lengths = entries.lengths
-    seg = np.repeat(np.arange(len(rows), dtype=np.int64), lengths)
+    seg = np.repeat(np.arange(len(rows), dtype=_entry_type(index, rows, lengths)), lengths)
     # a file's columns: grades by one join with the qrels' columns; dicts: one dict lookup per document
     code = _codes(index, rows, seg, entries) if columns else _dict_codes(index, rows, run, len(seg))
     if not (columns and index.from_file):  # ids read from two files are text on both sides
@@ -256,8 +263,8 @@ def _context(index: QrelsIndex, rows: Sequence, seg, code, lengths, gid, expecte
              judged_only: bool) -> Ranked:
     """The Ranked context of entries in rank order, with the rows' judged grades (the ideal ranking)."""
     n = len(rows)
-    rank_ = np.arange(1, len(seg) + 1, dtype=np.int64)
-    rank_ -= np.repeat(np.cumsum(lengths) - lengths, lengths)  # 1-based rank within the row
+    rank_ = np.arange(1, len(seg) + 1, dtype=seg.dtype)
+    rank_ -= np.repeat((np.cumsum(lengths) - lengths).astype(seg.dtype), lengths)  # 1-based rank within the row
     qcount, qgrade = index.judged(rows)
     qseg = np.repeat(np.arange(n, dtype=np.int64), qcount)
     qrank = np.arange(len(qseg), dtype=np.int64) - np.concatenate(([0], np.cumsum(qcount)[:-1]))[qseg] + 1
