@@ -21,8 +21,6 @@ from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
-from ..io.frames import nest
-
 __all__ = ["QrelsIndex", "NONPOOL", "natural_key", "warn_user", "factorize"]
 
 _INT64 = np.iinfo(np.int64)
@@ -169,6 +167,8 @@ class QrelsIndex:
     def grades(self) -> dict:
         """``{qid: {docid: grade}}`` (of a file's columns: built on first use)."""
         if self._grades is None:
+            from ..io.frames import nest  # only a file's qrels meeting a dict run need it
+
             doc, keys, _ = self._docs
             docs = np.array(keys, dtype=object)[doc].tolist()
             self._grades = {q: {} for q in self.ids}  # queries without a judgment too
