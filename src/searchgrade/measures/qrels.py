@@ -35,21 +35,31 @@ def natural_key(qid) -> tuple:
     return tuple([(0, int(p), "") if p.isdigit() else (1, 0, p) for p in _RUNS.findall(s)] + [(2, 0, s)])
 
 
-_PREFIX_NUMBER = re.compile(r"(\D*)(\d+)")
+_PREFIX_NUMBER_LINE = re.compile(r"^([^\d\n]*)(\d+)$", re.MULTILINE)  # a line: text, then digits
 
 
 def natural_sorted(ids: list) -> list:
     """ids sorted by :func:`natural_key`; when every id is text then digits (301, q12, doc_7) by a
-    cheaper key that orders them the same: (text, number, id)."""
-    match = _PREFIX_NUMBER.fullmatch
-    try:
-        found = [match(q) for q in ids]
-    except TypeError:  # not all str
+    cheaper key that orders them the same: (text, number, id), compared in numpy."""
+    found = []
+    if all(type(q) is str for q in ids):
+        joined = "\n".join(ids)
+        if joined.count("\n") == len(ids) - 1:  # no id holds a line break: one id a line
+            found = _PREFIX_NUMBER_LINE.findall(joined)
+    if len(found) != len(ids) or not ids:
         return sorted(ids, key=natural_key)
-    if not all(found):
-        return sorted(ids, key=natural_key)
-    keys = [(m.group(1), int(m.group(2)), q) for m, q in zip(found, ids)]
-    return [q for _, _, q in sorted(keys)]
+    prefixes, digits = zip(*found)
+    numbers = list(map(int, digits))
+    if max(numbers) >= 2**63:
+        return [q for _, _, q in sorted(zip(prefixes, numbers, ids))]
+    rank = {p: i for i, p in enumerate(sorted(set(prefixes)))}
+    key_prefix = np.fromiter(map(rank.__getitem__, prefixes), dtype=np.int64, count=len(ids))
+    key_number = np.array(numbers, dtype=np.int64)
+    order = np.lexsort((key_number, key_prefix))
+    same = (key_prefix[order][1:] == key_prefix[order][:-1]) & (key_number[order][1:] == key_number[order][:-1])
+    if same.any():  # one number written two ways (q01, q1): the id decides
+        return [q for _, _, q in sorted(zip(prefixes, numbers, ids))]
+    return [ids[i] for i in order.tolist()]
 
 
 def warn_user(message: str) -> None:
