@@ -343,11 +343,13 @@ def _tie_key(entries: _Entries, at: np.ndarray) -> np.ndarray:
     """
     codes = entries.doc[at]
     if len(at) >= len(entries.doc_keys):  # rank every document once
-        used, inverse = np.arange(len(entries.doc_keys)), codes
+        keys, inverse = entries.doc_keys, codes
+    elif len(entries.doc_keys) == len(entries.doc):  # dicts: each entry its own code, no repeats
+        keys, inverse = list(map(entries.doc_keys.__getitem__, codes.tolist())), slice(None)
     else:
         used, inverse = np.unique(codes, return_inverse=True)
-    keys = [entries.doc_keys[i] for i in used.tolist()]
-    if not all(type(k) is str for k in keys):
+        keys = list(map(entries.doc_keys.__getitem__, used.tolist()))
+    if set(map(type, keys)) != {str}:
         keys = list(map(str, keys))
     by_text = {text: i for i, text in enumerate(sorted(set(keys)))}  # code point order: strcmp's on UTF-8
     return np.fromiter(map(by_text.__getitem__, keys), dtype=np.int64, count=len(keys))[inverse]
