@@ -49,3 +49,23 @@ def test_file_ranking_equals_trec_order_of_io(tmp_path):
     got = ctx.docids()
     want = [d for q in rows for d in sg.io.trec_order(run[q])]
     assert rows == ["q1", "q2", "q10"] and got == want
+
+
+@pytest.mark.parametrize("n_judged", [30, 20000])  # a table of (row, document) pairs, or a binary search
+def test_file_grades_join_equals_dict_lookup(tmp_path, n_judged):
+    """A run file's grades come from one join with the qrels' columns; dict runs look each document up in
+    its query's dict.  Both give the same contexts, whichever way the join goes."""
+    rng = np.random.default_rng(n_judged)
+    qrels = {f"q{q}": {f"d{d}": int(rng.integers(-1, 4)) for d in rng.choice(2 * n_judged, n_judged, replace=False)}
+             for q in range(6)}
+    run = {f"q{q}": {f"d{d}": float(rng.integers(0, 5)) for d in rng.choice(2 * n_judged, 25, replace=False)}
+           for q in range(6)}
+    with open(tmp_path / "run", "w") as fh:
+        fh.writelines(f"{q} Q0 {d} 0 {s!r} r\n" for q in reversed(list(run)) for d, s in run[q].items())
+    sg.write_qrels(qrels, tmp_path / "qrels")
+    for qrels_input in (qrels, tmp_path / "qrels"):
+        ev = sg.Evaluator(qrels_input, ["P@5"])
+        _, from_file = ev.rank(tmp_path / "run", exact=True)
+        _, from_dicts = ev.rank(run, exact=True)
+        for field in ("seg", "rank", "grade", "judged", "nonpool", "nret"):
+            assert np.array_equal(getattr(from_file, field), getattr(from_dicts, field)), field

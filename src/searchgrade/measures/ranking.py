@@ -164,10 +164,13 @@ def _codes(index: QrelsIndex, rows: Sequence, seg: np.ndarray, entries: _Entries
     qrow = row_of_query[index.query]
     mine = np.flatnonzero(qrow >= 0)
     n_qdocs = max(len(qdoc_keys), 1)
-    qkey = qrow[mine] * n_qdocs + qdoc[mine]
+    qrow = qrow[mine]
+    if len(qrow) > 1 and not (qrow[1:] >= qrow[:-1]).all():  # judgments grouped by row (a file's are)
+        by_row = np.argsort(qrow, kind="stable")
+        mine, qrow = mine[by_row], qrow[by_row]
+    qkey = qrow * n_qdocs + qdoc[mine]
     del qrow
-    by_key = np.argsort(qkey)
-    return _grades(seg, to_qdoc[entries.doc], qkey[by_key], index.grade[mine[by_key]], n_qdocs)
+    return _grades(seg, to_qdoc[entries.doc], qkey, index.grade[mine], n_qdocs)
 
 
 _TABLE_KEYS = 1 << 22  # (row, document) pairs of one block of rows, found through a table (16 MB)
@@ -177,8 +180,9 @@ def _grades(seg: np.ndarray, qd: np.ndarray, qkey: np.ndarray, qgrade: np.ndarra
     """Each entry's qrels grade, NONPOOL where the qrels do not judge it.
 
     seg: the entry's row (non-decreasing); qd: its document's qrels code (-1: not in the qrels);
-    qkey (sorted) and qgrade: the qrels of the rows by key row * n_qdocs + document code.  A block
-    of rows at a time, so that the temporaries stay a block's size.
+    qkey (grouped by row, in any order within a row) and qgrade: the qrels of the rows by key
+    row * n_qdocs + document code.  A block of rows at a time, so that the temporaries stay a
+    block's size.
     """
     code = np.full(len(seg), NONPOOL, dtype=np.int64)
     if not len(qkey) or not len(seg):
@@ -204,9 +208,11 @@ def _grades(seg: np.ndarray, qd: np.ndarray, qkey: np.ndarray, qgrade: np.ndarra
             table[local] = -1
             hit = at >= 0
         else:
+            by_key = np.argsort(local)
+            local = local[by_key]
             at = np.minimum(np.searchsorted(local, key), len(local) - 1)
             hit = local[at] == key
-            at += qa
+            at = qa + by_key[at]
         code[a + known[hit]] = qgrade[at[hit]]
     return code
 
