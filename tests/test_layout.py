@@ -12,7 +12,7 @@ PKG = ROOT / "src" / "searchgrade"
 PUBLIC_CORE = ["__init__", "__main__", "metrics", "curves", "trec_eval", "comparison", "variants", "checksums"]
 # core packages: the measures (registry, names, ranking, kernels), reading and writing (io) and the analyses;
 # each file is core, named pkg/module (a nested package pkg/sub/module)
-CORE_PACKAGES = ["io", "measures", "measures/kernels", "judges", "rag", "stats"]
+CORE_PACKAGES = ["io", "measures", "measures/kernels", "judges", "rag", "stats", "cli", "cli/trec_eval"]
 CORE = PUBLIC_CORE + sorted(f"{pkg}/{p.stem}" for pkg in CORE_PACKAGES for p in (PKG / pkg).glob("*.py"))
 SUBPACKAGES = {"collections", "retrieval", "report", "book"}
 THIRD_PARTY_CORE = {"numpy", "pandas", "scipy"}
@@ -205,6 +205,56 @@ def test_graph_counts_imports_inside_functions():
 def test_no_import_cycles():
     cycle = find_cycle(import_graph())
     assert cycle is None, "import cycle: " + " -> ".join(cycle)
+
+
+# ---------------------------------------------------------------------------
+# The command lines use the core as a user would
+
+# private names cli/ still imports, each with the reason (the lead empties this list)
+CLI_PRIVATE_ALLOWED = {
+    ("searchgrade.measures.names", "_trec_float"),  # relstring's length read as atof reads it; to be made public
+}
+
+
+def _private_imports(path: Path, text: str | None = None) -> list[tuple[str, str]]:
+    """(module, name) of every ``_private`` name a file (or ``text`` as that file) imports from outside cli/."""
+    here = _module_name(path)
+    package = here if path.name == "__init__.py" else here.rpartition(".")[0]
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8") if text is None else text)):
+        if not isinstance(node, ast.ImportFrom):
+            continue
+        base = node.module or ""
+        if node.level:
+            root = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
+            base = f"{root}.{base}" if base else root
+        if not base.startswith("searchgrade") or base.startswith("searchgrade.cli"):
+            continue
+        parts = base.split(".")
+        found += [(base, alias.name) for alias in node.names
+                  if alias.name.startswith("_") and not alias.name.startswith("__")]
+        found += [(base, p) for p in parts if p.startswith("_") and not p.startswith("__")]
+    return found
+
+
+def test_cli_imports_only_public_names_of_the_core():
+    """cli/ (the trec_eval command, the searchgrade command) calls the core's public API: no ``_private``
+    module or name of another package, so that the CLI and the API cannot grow two engines again."""
+    bad = {}
+    for path in sorted((PKG / "cli").rglob("*.py")):
+        names = [pair for pair in _private_imports(path) if pair not in CLI_PRIVATE_ALLOWED]
+        if names:
+            bad[path.relative_to(PKG).as_posix()] = names
+    assert not bad, f"cli/ imports private names of the core: {bad}"
+
+
+def test_private_import_finder_sees_private_names():
+    text = ("from ...io import _load_columns, read_run\nfrom ...measures import _hidden\n"
+            "def f():\n    from searchgrade.measures.kernels.base import _dense_rank\n"
+            "from . import args\nfrom ... import __version__\n")
+    found = _private_imports(PKG / "cli" / "trec_eval" / "plan.py", text)
+    assert found == [("searchgrade.io", "_load_columns"), ("searchgrade.measures", "_hidden"),
+                     ("searchgrade.measures.kernels.base", "_dense_rank")]
 
 
 # ---------------------------------------------------------------------------

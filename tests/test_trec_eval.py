@@ -239,13 +239,14 @@ def test_reader_warnings_go_to_stderr(trec_dir, tmp_path, capsys):
     assert captured.out == "map                   \tall\t0.1785\n"
 
 
-def test_columns_and_dicts_rank_alike(trec_dir, tmp_path):
-    """The command line ranks from columns (rank_columns), Evaluator from dicts: the same contexts."""
+def test_files_and_dicts_take_one_ranking_path(trec_dir, tmp_path):
+    """Evaluator ranks a file (read into columns, as the command line reads it) and the same run as dicts
+    into the same contexts, for every tie rule, -c, -M and -J, and gives the same values."""
+    import warnings
+
     import numpy as np
 
     import searchgrade as sg
-    from searchgrade.measures.ranking import rank_columns
-    from searchgrade.io import _load_columns
 
     rng = np.random.default_rng(5)
     qrels = {f"q{q}": {f"d{d}": int(rng.integers(-1, 4)) for d in rng.choice(60, 25, replace=False)}
@@ -255,18 +256,24 @@ def test_columns_and_dicts_rank_alike(trec_dir, tmp_path):
     sg.write_qrels(qrels, tmp_path / "qrels")
     with open(tmp_path / "run", "w") as fh:  # in the dicts' order, unsorted: ties and order as given
         fh.writelines(f"{q} Q0 {d} 0 {s!r} r\n" for q, docs in run.items() for d, s in docs.items())
-    for complete, max_docs, judged_only in [(False, None, False), (True, 7, False), (False, None, True)]:
-        rows, ctx = rank_columns(_load_columns(tmp_path / "qrels", "qrels")[0], _load_columns(tmp_path / "run", "run")[0],
-                                 complete=complete, max_docs=max_docs, judged_only=judged_only)
-        ev = sg.Evaluator(sg.read_qrels(tmp_path / "qrels"), ["P@5"], missing="zero" if complete else "ignore",
-                          max_docs=max_docs, judged_only=judged_only)
-        with __import__("warnings").catch_warnings():
-            __import__("warnings").simplefilter("ignore")
-            rows2, ctx2 = ev.rank(sg.read_run(tmp_path / "run"), sorted(ev._rows(sg.read_run(tmp_path / "run"))),
-                                  exact=True)
+    settings = [("trec", "ignore", None, False), ("trec", "zero", 7, False), ("trec", "ignore", None, True),
+                ("input", "ignore", 9, False), ("expected", "zero", None, False)]
+    fields = ("seg", "rank", "grade", "judged", "nonpool", "nret", "qseg", "qgrade", "qrank")
+    for ties, missing, max_docs, judged_only in settings:
+        options = dict(ties=ties, missing=missing, max_docs=max_docs, judged_only=judged_only)
+        measures = ["P@5", "AP", "nDCG@10"]
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore")
+            from_files = sg.Evaluator(tmp_path / "qrels", measures, **options)
+            from_dicts = sg.Evaluator(qrels, measures, **options)
+            rows, ctx = from_files.rank(tmp_path / "run", exact=True)
+            rows2, ctx2 = from_dicts.rank(run, exact=True)
+            pd_files, pd_dicts = from_files.evaluate(tmp_path / "run"), from_dicts.evaluate(run)
         assert rows == rows2
-        for field in ("seg", "rank", "grade", "judged", "nonpool", "nret", "qseg", "qgrade", "qrank"):
-            assert np.array_equal(getattr(ctx, field), getattr(ctx2, field)), field
+        for field in fields:
+            assert np.array_equal(getattr(ctx, field), getattr(ctx2, field)), (ties, field)
+        assert ctx.docids() == ctx2.docids()
+        assert pd_files.equals(pd_dicts)
 
 
 def test_reader_reports_go_to_stderr(trec_dir, tmp_path, capsys):
@@ -315,11 +322,11 @@ def test_skipped_queries_are_reported_on_stderr(tmp_path, capsys):
     assert main(["-m", "num_q", *files]) == 0
     captured = capsys.readouterr()
     assert captured.out == "num_q                 \tall\t1\n"
-    assert "2 queries of" in captured.err and "no results" in captured.err and "q2, q3" in captured.err
-    assert "1 query of" in captured.err and "no judgments" in captured.err and "q9" in captured.err
+    assert "2 qrels queries are not in the run" in captured.err and "q2, q3" in captured.err
+    assert "1 run query has no qrels" in captured.err and "q9" in captured.err
     assert main(["-c", "-m", "num_q", *files]) == 0  # -c scores them: only the run-only query is reported
     captured = capsys.readouterr()
-    assert captured.out == "num_q                 \tall\t3\n" and "no results" not in captured.err
+    assert captured.out == "num_q                 \tall\t3\n" and "not in the run" not in captured.err
 
 
 def test_closed_pipe_ends_quietly(trec_dir):
@@ -349,3 +356,53 @@ def test_closed_pipe_from_python_returns_141(trec_dir, monkeypatch, capsys):
     assert main(["-q", "-m", "map", str(trec_dir / "qrels.test"), str(trec_dir / "results.test")]) == 141
     monkeypatch.undo()
     assert capsys.readouterr().err == ""
+
+
+# ------------------------------------------------------------- one engine (issue 21)
+def test_summaries_add_queries_in_trec_eval_order_one_after_another():
+    """aggregate() adds the queries up as trec_eval does: ids in strcmp order (q10, q11, q9), one value after
+    another.  Here that order keeps the 1.0 (1e16 - 1e16 + 1); natural order (q9 first) or a pairwise sum
+    would lose it."""
+    import pandas as pd
+
+    import searchgrade as sg
+
+    df = pd.DataFrame({"AP": [1.0, 1e16, -1e16]}, index=pd.Index(["q9", "q10", "q11"], name="qid"))
+    assert sg.aggregate(df)["AP"] == 1.0 / 3
+
+
+def test_api_and_cli_share_one_aggregation(trec_dir, capsys):
+    """The command line prints the Evaluator's summaries: for every official value, aggregate() of
+    evaluate()'s table gives the number Evaluator.summarize gives, and the CLI's 'all' line prints it."""
+    import searchgrade as sg
+    from searchgrade.cli.trec_eval.plan import plan
+    from searchgrade.cli.trec_eval.printer import printf
+
+    lines = [line for line in plan(["official"], 1) if line.measure is not None]
+    measures = list({line.measure.key: line.measure for line in lines}.values())
+    qrels, run = trec_dir / "qrels.test", trec_dir / "results.test"
+    ev = sg.Evaluator(qrels, measures)
+    summaries = ev.summarize(ev.scores(run))
+    assert summaries == sg.aggregate(ev.evaluate(run)).to_dict()
+    assert main(["-m", "official", str(qrels), str(run)]) == 0
+    printed = [line.split("\t") for line in capsys.readouterr().out.splitlines()]
+    by_name = {m.key: m.name for m in ev.measures}
+    expected = [summaries[by_name[line.measure.key]] for line in lines]
+    assert [text for name, _, text in printed if name.strip() != "runid"] == [
+        str(v) if isinstance(v, int) else printf(v) for v in expected]
+
+
+def test_files_and_dicts_mix_in_any_combination(trec_dir):
+    """qrels and run each as a file (read into columns) or as dicts: the same table, for every tie rule."""
+    import warnings
+
+    import searchgrade as sg
+
+    qrels, run = trec_dir / "qrels.test", trec_dir / "results.test"
+    measures = ["AP", "P@5", "nDCG@10", "RR"]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        for ties in ("trec", "input", "expected"):
+            tables = [sg.evaluate(q, r, measures, ties=ties) for q in (qrels, sg.read_qrels(qrels))
+                      for r in (run, sg.read_run(run))]
+            assert all(t.equals(tables[0]) for t in tables[1:]), ties

@@ -1,52 +1,12 @@
-"""``python -m searchgrade``: the package's command line (``--version`` and three subcommands).
-
-``trec_eval``  the trec_eval-compatible CLI (:mod:`searchgrade.trec_eval`)
-``runs``       one cached TREC run per retriever of a line-up file (:mod:`searchgrade.retrieval.command`;
-               the ``retrieval`` extra)
-``report``     one self-contained HTML page comparing a folder of runs (:mod:`searchgrade.report`;
-               the ``book`` extra)
-"""
+"""``python -m searchgrade``: the package's command line, :mod:`searchgrade.cli.main` (``--version`` and three
+subcommands: ``trec_eval``, ``runs``, ``report``)."""
 from __future__ import annotations
 
-import argparse
 import sys
 
-_SUBCOMMANDS = {
-    "trec_eval": ("searchgrade.trec_eval", "trec_eval's options, QRELS, RUN",
-                  "the trec_eval-compatible evaluator"),
-    "runs": ("searchgrade.retrieval.command", "--lineup FILE --collection NAME_OR_FOLDER --out DIR",
-             "compute (or find cached) one TREC run per retriever of a line-up file"),
-    "report": ("searchgrade.report.page", "--collection NAME_OR_FOLDER --runs DIR --out report.html",
-               "one self-contained HTML page comparing a folder of runs"),
-}
-_EXTRAS = {"runs": "retrieval", "report": "book"}
+from .cli.main import main
 
-
-def main(argv: list[str] | None = None) -> int:
-    """Entry point of ``python -m searchgrade`` and the ``searchgrade`` script; returns the exit status."""
-    from . import __version__
-
-    argv = sys.argv[1:] if argv is None else list(argv)
-    if argv and argv[0] in _SUBCOMMANDS:
-        import importlib
-
-        try:
-            module = importlib.import_module(_SUBCOMMANDS[argv[0]][0])
-        except ImportError as err:
-            print(f"error: `searchgrade {argv[0]}` needs the {_EXTRAS.get(argv[0], 'core')} extra "
-                  f"(pip install 'searchgrade[{_EXTRAS.get(argv[0], '')}]'): {err}", file=sys.stderr)
-            return 2
-        return module.main(argv[1:])
-    commands = "\n".join(f"  {name:10s} {what}\n  {'':10s}   searchgrade {name} {args}"
-                         for name, (_, args, what) in _SUBCOMMANDS.items())
-    parser = argparse.ArgumentParser(prog="searchgrade", formatter_class=argparse.RawDescriptionHelpFormatter,
-                                     description="Retrieval evaluation you can check.",
-                                     epilog=f"subcommands (each has its own --help):\n{commands}")
-    parser.add_argument("--version", action="version", version=f"searchgrade {__version__}")
-    parser.parse_args(argv)
-    parser.print_help()
-    return 0
-
+__all__ = ["main"]
 
 if __name__ == "__main__":
     sys.exit(main())

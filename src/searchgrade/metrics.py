@@ -121,13 +121,15 @@ form.
 """
 from __future__ import annotations
 
-from typing import Iterable, Mapping, Sequence
+import math
+from typing import Iterable, Mapping, NamedTuple, Sequence
 
 import numpy as np
 import pandas as pd
 
 from . import io as _io
-from .measures.dispatch import by_judged_only, evaluate_ranked, plan
+from .io.sources import is_source
+from .measures.dispatch import by_judged_only, evaluate_ranked, frame, kernel_values, plan
 from .measures.kernels.base import MIN_GEO_MEAN, Ranked
 from .measures.names import Measure, is_ir_measure, known_measures, parse_measure
 from .measures.tables import closed_form_families, differs_table, formula_table, measure_table
@@ -141,9 +143,11 @@ __all__ = [
     "known_measures",
     "measure_table",
     "Evaluator",
+    "Scores",
     "evaluate",
     "mean",
     "aggregate",
+    "summary_order",
     "score_ranking",
     "TIES",
     "MISSING",
@@ -151,14 +155,29 @@ __all__ = [
 
 
 # ====================================================================== inputs
-def _qrels_input(qrels):
-    """qrels as {qid: {docid: grade}}: a Mapping as it is, anything else through searchgrade.io.as_qrels."""
-    return qrels if isinstance(qrels, Mapping) else _io.as_qrels(qrels)
+def _is_columns(obj) -> bool:
+    """True for the columns of a file (:class:`searchgrade.io.bulk.Columns`)."""
+    return hasattr(obj, "doc_codes") and hasattr(obj, "keys")
 
 
-def _run_input(run):
-    """run as {qid: {docid: score}}: a Mapping as it is, anything else through searchgrade.io.as_run."""
-    return run if isinstance(run, Mapping) else _io.as_run(run)
+def _input(obj, kind: str):
+    """(data, read report or None): a dict or columns as they are; a path, ``"-"`` or an open file read
+    as columns (the same rules and errors as :func:`searchgrade.io.read_qrels` / ``read_run``);
+    anything else (a DataFrame, records) through :func:`searchgrade.io.as_qrels` / ``as_run``."""
+    if isinstance(obj, Mapping) or _is_columns(obj):
+        return obj, None
+    if is_source(obj):
+        return _io._load_columns(obj, kind, warn=True)
+    return (_io.as_qrels(obj) if kind == "qrels" else _io.as_run(obj)), None
+
+
+class Scores(NamedTuple):
+    """Per-query values of one run: what :meth:`Evaluator.evaluate` tabulates and the trec_eval command prints."""
+
+    rows: list  # query ids, natural order
+    values: dict  # {column name: one value per row}, in the order of Evaluator.measures
+    ranked: Ranked | None  # the ranking under the evaluation's judged_only (None if no measure used it)
+    report: object | None  # the run's ReadReport when it was read from a file, else None
 
 
 # ================================================================== evaluation
@@ -167,7 +186,8 @@ class Evaluator:
 
     ``qrels`` and runs are dicts (``{qid: {docid: grade}}``, ``{qid: {docid:
     score}}``) or anything :func:`searchgrade.io.as_qrels` / :func:`searchgrade.io.as_run`
-    read: a DataFrame, a path (``.gz`` too), an open file, ``"-"`` (stdin).
+    read: a DataFrame, a path (``.gz`` too), an open file, ``"-"`` (stdin); files are read
+    into columns, not dicts.
     ``measures`` are names (``"nDCG@10"``, ``"ndcg_cut_10"``, ``"nDCG(dcg='exp-log2')@10"``),
     :class:`Measure` objects or ir_measures measure objects (see :mod:`searchgrade.metrics`).
 
@@ -212,8 +232,8 @@ class Evaluator:
     def __init__(self, qrels, measures: Iterable | str, *, ties: str = "trec", missing: str = "ignore",
                  rel_level: int = 1, judged_only: bool = False, max_docs: int | None = None):
         self.options = Options(ties, missing, rel_level, judged_only, max_docs)
-        self.measures: list[Measure] = plan(measures, self.options)
-        self._index = QrelsIndex(_qrels_input(qrels))
+        self.measures: list[Measure] = plan(measures, self.options, allow_empty=True)
+        self._index = QrelsIndex(_input(qrels, "qrels")[0])
 
     ties = property(lambda self: self.options.ties, doc="The tie rule (see the class docstring).")
     missing = property(lambda self: self.options.missing, doc="What happens to qrels queries not in the run.")
@@ -223,7 +243,11 @@ class Evaluator:
 
     def _rows(self, run) -> list:
         """Query ids that get a row, in natural order; warns about ids that do not match."""
-        return self._index.rows(_run_input(run), self.options.missing)
+        if _is_columns(run):
+            return self._index.rows(dict.fromkeys(run.keys), self.options.missing)
+        if not isinstance(run, Mapping):
+            raise TypeError(f"run must be a dict {{qid: {{docid: score}}}}, not {type(run).__name__}")
+        return self._index.rows(run, self.options.missing)
 
     def rank(self, run, rows: Sequence | None = None, exact: bool = False) -> tuple[list, Ranked]:
         """Sort and flatten the run into a :class:`Ranked` context: (row qids, context).
@@ -231,26 +255,35 @@ class Evaluator:
         Tied documents that no measure can tell apart (same qrels code) stay in
         any order unless ``exact``; :meth:`Ranked.docids` always gives the exact order.
         """
-        run = _run_input(run)
+        run = _input(run, "run")[0]
         if rows is None:
             rows = self._rows(run)
         return list(rows), self._ranked(run, rows, self.options.judged_only, exact)
 
-    def _ranked(self, run: Mapping, rows: Sequence, judged_only: bool, exact: bool = False) -> Ranked:
+    def _ranked(self, run, rows: Sequence, judged_only: bool, exact: bool = False) -> Ranked:
         o = self.options
         return _rank(self._index, run, rows, ties=o.ties, judged_only=judged_only, max_docs=o.max_docs,
                      exact=exact)
 
+    def scores(self, run) -> Scores:
+        """Every measure's per-query values as arrays, with the rows, the ranking and the run's read report."""
+        run, report = _input(run, "run")
+        rows = self._rows(run)
+        groups = by_judged_only(self.measures) or {self.options.judged_only: []}
+        values, ranked = {}, None
+        for judged, measures in groups.items():
+            ctx = self._ranked(run, rows, judged)
+            values.update((m.name, kernel_values(m, ctx)) for m in measures)
+            if judged == self.options.judged_only:
+                ranked = ctx
+        return Scores(rows, {m.name: values[m.name] for m in self.measures}, ranked, report)
+
     def evaluate(self, run) -> pd.DataFrame:
         """One row per query (index "qid"), one column per measure, named by its printed name."""
-        run = _run_input(run)
-        rows = self._rows(run)
-        groups = by_judged_only(self.measures)
-        if len(groups) == 1:  # the usual case: one ranking for every measure
-            (judged, measures), = groups.items()
-            return evaluate_ranked(measures, rows, self._ranked(run, rows, judged))
-        frames = [evaluate_ranked(ms, rows, self._ranked(run, rows, judged)) for judged, ms in groups.items()]
-        return pd.concat(frames, axis=1)[[m.name for m in self.measures]]
+        if not self.measures:
+            raise ValueError("no measures requested")
+        got = self.scores(run)
+        return frame(got.rows, got.values)
 
     def evaluate_ranked(self, rows: Sequence, ctx: Ranked) -> pd.DataFrame:
         """The DataFrame of :meth:`evaluate` for a run already ranked by :meth:`rank`."""
@@ -259,6 +292,11 @@ class Evaluator:
             raise ValueError(f"measures {other} need a ranking with judged_only={not ctx.judged_only}; "
                              "use evaluate(run)")
         return evaluate_ranked(self.measures, rows, ctx)
+
+    def summarize(self, scores: Scores) -> dict:
+        """The summary of every measure over the rows of ``scores``, as :func:`aggregate` computes it."""
+        order = summary_order(scores.rows)
+        return {m.name: _summary(scores.values[m.name][order], m.agg) for m in self.measures}
 
 
 def _closed_form_text() -> str:
@@ -285,16 +323,29 @@ def mean(qrels, run, measures: Iterable | str, **options) -> pd.Series:
 
 
 # ================================================================= aggregation
+def summary_order(rows: Sequence) -> np.ndarray:
+    """The order in which summaries add the queries up: trec_eval's, query ids compared as text (strcmp)."""
+    texts = [q if type(q) is str else str(q) for q in rows]
+    return np.argsort(np.array(texts, dtype=str), kind="stable") if texts else np.zeros(0, dtype=np.int64)
+
+
+def _sequential_sum(x: np.ndarray) -> float:
+    """x added up one value after another, as trec_eval's loop adds (not numpy's pairwise sum)."""
+    return float(np.cumsum(x, dtype=np.float64)[-1])
+
+
 def _summary(x: np.ndarray, agg: str):
-    """One column's summary: sum (an int when whole), geometric mean (trec_eval's floor) or mean."""
+    """One column's summary over values in summary order: sum (an int when whole), geometric mean (trec_eval's
+    floor, C's log) or mean, each added up in that order as trec_eval adds."""
     if agg == "sum":
         total = x.sum()
-        return int(total) if float(total).is_integer() else total
+        return int(total) if float(total).is_integer() else float(total)
     if len(x) == 0:
         return float("nan")
     if agg == "gmean":
-        return float(np.exp(np.mean(np.log(np.maximum(x, MIN_GEO_MEAN)))))
-    return float(x.mean())
+        logs = np.fromiter(map(math.log, np.maximum(x, MIN_GEO_MEAN).tolist()), dtype=np.float64, count=len(x))
+        return math.exp(_sequential_sum(logs) / len(x))
+    return _sequential_sum(x) / len(x)
 
 
 def _column_for(df: pd.DataFrame, spec) -> tuple[str, Measure]:
@@ -345,7 +396,8 @@ def aggregate(df: pd.DataFrame, measures: Iterable | None = None) -> pd.Series:
                 missing.append(err.args[0])
         if missing:
             raise KeyError(f"aggregate: no column for measure(s) {missing}; the columns are {list(df.columns)}")
-    out = {col: _summary(df[col].to_numpy(dtype=np.float64), m.agg) for col, m in pairs}
+    order = summary_order(list(df.index))
+    out = {col: _summary(df[col].to_numpy(dtype=np.float64)[order], m.agg) for col, m in pairs}
     return pd.Series(out, dtype=object if any(isinstance(v, int) for v in out.values()) else np.float64,
                      name="all")
 
@@ -371,7 +423,7 @@ def score_ranking(ranking: Sequence, qrels, measures: Iterable | str, **options)
         raise ValueError("score_ranking takes the list order as the ranking; ties cannot be chosen")
     options["ties"] = "input"
     if not isinstance(qrels, Mapping):
-        many = _qrels_input(qrels)
+        many = _io.as_qrels(qrels)
         if len(many) != 1:
             raise ValueError(f"score_ranking needs the judgments of one query; these qrels hold {len(many)}")
         (qrels,) = many.values()

@@ -19,10 +19,10 @@ from .names import Measure, is_ir_measure, parse_measure
 from .options import Options
 from .registry import FAMILIES
 
-__all__ = ["plan", "by_judged_only", "evaluate_ranked"]
+__all__ = ["plan", "by_judged_only", "evaluate_ranked", "kernel_values", "frame"]
 
 
-def plan(requested, options: Options) -> list[Measure]:
+def plan(requested, options: Options, allow_empty: bool = False) -> list[Measure]:
     """The requested measures parsed, with rel_level and judged_only filled in; ValueError on duplicates."""
     if isinstance(requested, (str, Measure)) or is_ir_measure(requested):
         requested = [requested]
@@ -34,7 +34,7 @@ def plan(requested, options: Options) -> list[Measure]:
         m = parse_measure(spec)
         parsed.append(replace(m, rel_level=options.rel_level,
                               judged_only=bool(m.params.get("judged_only", options.judged_only))))
-    if not parsed:
+    if not parsed and not allow_empty:
         raise ValueError("no measures requested")
     _refuse_duplicates(parsed)
     if options.ties == "expected":
@@ -84,8 +84,12 @@ def kernel_values(m: Measure, ctx: Ranked) -> np.ndarray:
 
 def evaluate_ranked(measures: Sequence[Measure], rows: Sequence, ctx: Ranked) -> pd.DataFrame:
     """One row per query (index "qid"), one column per measure, named by its printed name."""
-    data = {m.name: kernel_values(m, ctx) for m in measures}
+    return frame(rows, {m.name: kernel_values(m, ctx) for m in measures})
+
+
+def frame(rows: Sequence, values: dict) -> pd.DataFrame:
+    """The per-query table of ``{column: one value per row}``: index "qid", the columns in the dict's order."""
     index = pd.Index(rows, name="qid", dtype=object, tupleize_cols=False)  # a tuple id is one id, not levels
     # copy=False: each kernel's fresh array becomes a column as it is (no stacking of the columns into one
     # block, a copy of the whole table)
-    return pd.DataFrame(data, index=index, columns=[m.name for m in measures], copy=False)
+    return pd.DataFrame(values, index=index, columns=list(values), copy=False)

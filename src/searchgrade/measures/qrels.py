@@ -1,12 +1,14 @@
 """Qrels checked and indexed once, for any number of runs (private).
 
-:class:`QrelsIndex` checks the grades (integers that fit in 64 bits), keeps
-each query's ``{docid: grade}``, the queries in natural order, and a table of
-every query's judged grades (grade >= 0) best first, from which the ideal
-rankings are read.  :meth:`QrelsIndex.rows` decides which queries of a run get
-a row and reports, as a ``UserWarning``, run queries without qrels, qrels
-queries without a ranking, and query ids of different types (int vs str)
-that keep the two from matching.
+:class:`QrelsIndex` checks the grades (integers that fit in 64 bits) and keeps
+the qrels as columns -- each judgment's query code, document code and grade,
+whether they came as ``{qid: {docid: grade}}`` or as a file's columns -- with
+the queries in natural order and a table of every query's judged grades
+(grade >= 0) best first, from which the ideal rankings are read.
+:meth:`QrelsIndex.rows` decides which queries of a run get a row and reports,
+as a ``UserWarning``, run queries without qrels, qrels queries without a
+ranking, and query ids of different types (int vs str) that keep the two from
+matching.
 """
 from __future__ import annotations
 
@@ -19,7 +21,7 @@ from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
-__all__ = ["QrelsIndex", "NONPOOL", "natural_key", "warn_user"]
+__all__ = ["QrelsIndex", "NONPOOL", "natural_key", "warn_user", "factorize"]
 
 _INT64 = np.iinfo(np.int64)
 #: Code of a retrieved document that is not in the qrels (no grade can take this value).
@@ -33,21 +35,31 @@ def natural_key(qid) -> tuple:
     return tuple([(0, int(p), "") if p.isdigit() else (1, 0, p) for p in _RUNS.findall(s)] + [(2, 0, s)])
 
 
-_PREFIX_NUMBER = re.compile(r"(\D*)(\d+)")
+_PREFIX_NUMBER_LINE = re.compile(r"^([^\d\n]*)(\d+)$", re.MULTILINE)  # a line: text, then digits
 
 
 def natural_sorted(ids: list) -> list:
     """ids sorted by :func:`natural_key`; when every id is text then digits (301, q12, doc_7) by a
-    cheaper key that orders them the same: (text, number, id)."""
-    match = _PREFIX_NUMBER.fullmatch
-    try:
-        found = [match(q) for q in ids]
-    except TypeError:  # not all str
+    cheaper key that orders them the same: (text, number, id), compared in numpy."""
+    found = []
+    if all(type(q) is str for q in ids):
+        joined = "\n".join(ids)
+        if joined.count("\n") == len(ids) - 1:  # no id holds a line break: one id a line
+            found = _PREFIX_NUMBER_LINE.findall(joined)
+    if len(found) != len(ids) or not ids:
         return sorted(ids, key=natural_key)
-    if not all(found):
-        return sorted(ids, key=natural_key)
-    keys = [(m.group(1), int(m.group(2)), q) for m, q in zip(found, ids)]
-    return [q for _, _, q in sorted(keys)]
+    prefixes, digits = zip(*found)
+    numbers = list(map(int, digits))
+    if max(numbers) >= 2**63:
+        return [q for _, _, q in sorted(zip(prefixes, numbers, ids))]
+    rank = {p: i for i, p in enumerate(sorted(set(prefixes)))}
+    key_prefix = np.fromiter(map(rank.__getitem__, prefixes), dtype=np.int64, count=len(ids))
+    key_number = np.array(numbers, dtype=np.int64)
+    order = np.lexsort((key_number, key_prefix))
+    same = (key_prefix[order][1:] == key_prefix[order][:-1]) & (key_number[order][1:] == key_number[order][:-1])
+    if same.any():  # one number written two ways (q01, q1): the id decides
+        return [q for _, _, q in sorted(zip(prefixes, numbers, ids))]
+    return [ids[i] for i in order.tolist()]
 
 
 def warn_user(message: str) -> None:
@@ -80,7 +92,7 @@ def _out_of_range(grades: Mapping) -> ValueError:
 
 
 def _checked(qrels: Mapping) -> dict:
-    """{qid: {docid: int grade}}: a copy of the qrels with every grade checked."""
+    """{qid: {docid: int grade}}: the qrels with every grade checked (a query's dict kept when its grades are ints)."""
     if not isinstance(qrels, Mapping):
         raise TypeError(f"qrels must be a dict {{qid: {{docid: grade}}}}, not {type(qrels).__name__}")
     out = {}
@@ -88,39 +100,40 @@ def _checked(qrels: Mapping) -> dict:
         if type(docs) is not dict and not isinstance(docs, Mapping):  # the type test is the fast path
             raise TypeError(f"qrels query {qid!r}: expected a dict {{docid: grade}}, not {type(docs).__name__}")
         if set(map(type, docs.values())) <= {int}:  # the usual case, checked at C speed
-            out[qid] = dict(docs)
+            out[qid] = docs
         else:
             out[qid] = {d: _as_grade(qid, d, g) for d, g in docs.items()}
     return out
 
 
-def _all_grades(grades: Mapping, counts: np.ndarray) -> np.ndarray:
-    """Every grade, query after query, as int64; ValueError naming the first one that does not fit."""
+def _dict_arrays(qrels: Mapping) -> tuple[np.ndarray, np.ndarray]:
+    """(query code, grade) of every judgment of checked dict qrels, query after query."""
+    counts = np.fromiter(map(len, qrels.values()), dtype=np.int64, count=len(qrels))
+    total = int(counts.sum())
     try:
-        grade = np.fromiter(chain.from_iterable(d.values() for d in grades.values()),
-                            dtype=np.int64, count=int(counts.sum()))
+        grade = np.fromiter(chain.from_iterable(d.values() for d in qrels.values()), dtype=np.int64, count=total)
     except OverflowError:
-        raise _out_of_range(grades) from None
-    if len(grade) and grade.min() == NONPOOL:
-        raise _out_of_range(grades)
-    return grade
+        raise _out_of_range(qrels) from None
+    if total and grade.min() == NONPOOL:
+        raise _out_of_range(qrels)
+    return np.repeat(np.arange(len(counts), dtype=np.int64), counts), grade
 
 
-def _counts(grades: Mapping) -> np.ndarray:
-    """Judgments per query."""
-    return np.fromiter(map(len, grades.values()), dtype=np.int64, count=len(grades))
+def factorize(ids: list) -> tuple[np.ndarray, list, dict]:
+    """(code of each id, ids, {id: code}): an id's code is the position of its first occurrence, ids
+    compared as dict keys compare them (codes are consistent, not dense; ``ids[code]`` is the id)."""
+    first: dict = {}
+    codes = np.fromiter(map(first.setdefault, ids, range(len(ids))), dtype=np.int64, count=len(ids))
+    return codes, ids, first
 
 
-def _judged_table(grades: Mapping) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _judged_table(query: np.ndarray, grade: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(start, count, grades) of every query's judged grades (>= 0), each query's best first."""
-    counts = _counts(grades)
-    grade = _all_grades(grades, counts)
-    query = np.repeat(np.arange(len(counts)), counts)
     judged = grade >= 0
     grade, query = grade[judged], query[judged]
-    judged_counts = np.bincount(query, minlength=len(counts))
+    judged_counts = np.bincount(query, minlength=n)
     top = int(grade.max()) if len(grade) else 0
-    if len(counts) * (top + 1) < 2**62:  # sort one integer key (query, grade descending)
+    if n * (top + 1) < 2**62 and top >= 0:  # sort one integer key (query, grade descending)
         key = np.sort(query * (top + 1) + (top - grade))
         grade = top - key % (top + 1)
     else:
@@ -136,26 +149,65 @@ def _few(ids: Sequence) -> str:
 
 
 class QrelsIndex:
-    """Checked qrels with their judged grades indexed: built once, used for every run."""
+    """Checked qrels as columns with their judged grades indexed: built once, used for every run.
 
-    def __init__(self, qrels: Mapping):
-        self.grades: dict = _checked(qrels)  # {qid: {docid: int grade}}
-        _all_grades(self.grades, _counts(self.grades))  # every grade fits: checked now, not at the first run
-        self._table: tuple | None = None  # (position, start, count, judged grades): built on first use
+    ``qrels`` is ``{qid: {docid: grade}}`` or the columns of a qrels file
+    (:class:`searchgrade.io.bulk.Columns`, grades as integers).
+    """
+
+    def __init__(self, qrels):
+        if hasattr(qrels, "doc_codes"):  # columns read from a file
+            ids, query = list(qrels.keys), qrels.codes
+            grade = np.asarray(qrels.values, dtype=np.int64)
+            if len(grade) and grade.min() == NONPOOL:
+                raise ValueError("qrels: a grade does not fit (grades are integers from -2**63 + 1 to 2**63 - 1)")
+            self._grades, self._docs = None, (qrels.doc_codes, qrels.doc_keys, None)
+        else:
+            self._grades = _checked(qrels)
+            ids, (query, grade) = list(self._grades), _dict_arrays(self._grades)
+            self._docs = None
+        self.ids: dict = {q: i for i, q in enumerate(ids)}  # query id -> query code
+        self.query, self.grade = query, grade
+        self.from_file = self._grades is None  # the columns of a file: every id is text
+        self._table = _judged_table(np.asarray(query, dtype=np.int64), grade, len(ids))
         self._natural: list | None = None  # query ids in natural order (built on first use)
         self._texts: dict | None = None  # str(qid) -> qid (built when ids fail to match)
+
+    @property
+    def grades(self) -> dict:
+        """``{qid: {docid: grade}}`` (of a file's columns: built on first use)."""
+        if self._grades is None:
+            from ..io.frames import nest  # only a file's qrels meeting a dict run need it
+
+            doc, keys, _ = self._docs
+            docs = np.array(keys, dtype=object)[doc].tolist()
+            self._grades = {q: {} for q in self.ids}  # queries without a judgment too
+            nested = nest(np.asarray(self.query), list(self.ids), docs, self.grade.tolist())
+            if nested is None:
+                raise ValueError("qrels: a document is judged twice for one query")
+            self._grades.update(nested)
+        return self._grades
+
+    def docs(self) -> tuple[np.ndarray, list, dict]:
+        """(document code of each judgment, document ids by code, {docid: code}), built on first use."""
+        if self._docs is None:  # dict qrels
+            self._docs = factorize(list(chain.from_iterable(self._grades.values())))
+        elif self._docs[2] is None:  # a file's distinct document ids
+            self._docs = (*self._docs[:2], {d: i for i, d in enumerate(self._docs[1])})
+        return self._docs
 
     def natural(self) -> list:
         """Qrels query ids in natural order (q2 before q10)."""
         if self._natural is None:
-            self._natural = natural_sorted(list(self.grades))
+            self._natural = natural_sorted(list(self.ids))
         return self._natural
 
-    def rows(self, run: Mapping, missing: str) -> list:
-        """Query ids that get a row, in natural order; warns about ids that do not match."""
-        if not isinstance(run, Mapping):
-            raise TypeError(f"run must be a dict {{qid: {{docid: score}}}}, not {type(run).__name__}")
-        orphans = [q for q in run if q not in self.grades]
+    def rows(self, run_ids: Mapping, missing: str) -> list:
+        """Query ids that get a row, in natural order; warns about ids that do not match.
+
+        ``run_ids``: the run's query ids (a dict or its keys as a dict), for membership tests.
+        """
+        orphans = [q for q in run_ids if q not in self.ids]
         if orphans:
             n = len(orphans)
             warn_user(f"{n} run quer{'y has' if n == 1 else 'ies have'} no qrels and "
@@ -164,20 +216,20 @@ class QrelsIndex:
         natural = self.natural()
         if missing == "zero":
             return list(natural)
-        rows = [q for q in natural if q in run]
+        rows = [q for q in natural if q in run_ids]
         if len(rows) < len(natural):
-            absent = [q for q in natural if q not in run]
+            absent = [q for q in natural if q not in run_ids]
             n = len(absent)
             warn_user(f"{n} qrels quer{'y is' if n == 1 else 'ies are'} not in the run and "
                       f"{'gets' if n == 1 else 'get'} no row (missing='ignore', as trec_eval does; "
-                      f"missing='zero' scores {'it' if n == 1 else 'them'} on an empty ranking): {_few(absent)}"
-                      + self._type_note(absent, run))
+                      f"missing='zero', trec_eval -c, scores {'it' if n == 1 else 'them'} on an empty "
+                      f"ranking): {_few(absent)}" + self._type_note(absent, run_ids))
         return rows
 
     def _type_note(self, unmatched: Iterable, run: Mapping | None = None) -> str:
         """A sentence for a warning when unmatched ids would match as text (1 vs '1'), else ''."""
         if self._texts is None:
-            self._texts = {str(q): q for q in self.grades}
+            self._texts = {str(q): q for q in self.ids}
         if run is None:  # run ids without qrels: do they match qrels ids as text?
             pairs = [(self._texts[str(q)], q) for q in unmatched if str(q) in self._texts]
         else:  # qrels ids without a run: do they match run ids as text?
@@ -190,12 +242,14 @@ class QrelsIndex:
                 f"type: qrels {qrels_id!r} ({type(qrels_id).__name__}) vs run {run_id!r} "
                 f"({type(run_id).__name__}); convert the ids to one type (e.g. str) on both sides")
 
+    def codes(self, rows: Sequence) -> np.ndarray:
+        """The query code of each row."""
+        return np.fromiter(map(self.ids.__getitem__, rows), dtype=np.int64, count=len(rows))
+
     def judged(self, rows: Sequence) -> tuple[np.ndarray, np.ndarray]:
         """(count per row, flat grades): each row's judged grades (>= 0), best first."""
-        if self._table is None:  # one pass over all the qrels, kept for every run
-            self._table = ({q: i for i, q in enumerate(self.grades)}, *_judged_table(self.grades))
-        position, starts, counts, grades = self._table
-        which = np.fromiter(map(position.__getitem__, rows), dtype=np.int64, count=len(rows))
+        starts, counts, grades = self._table
+        which = self.codes(rows)
         qcount = counts[which]
         first = np.repeat(starts[which] - (np.cumsum(qcount) - qcount), qcount)  # flat start of each row
         return qcount, grades[first + np.arange(len(first), dtype=np.int64)]

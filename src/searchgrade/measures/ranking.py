@@ -1,45 +1,74 @@
 """Ranking a run: sort every query's documents, flatten them, attach the qrels (private).
 
-:func:`rank` turns ``{qid: {docid: score}}`` into a :class:`~searchgrade.measures.kernels.base.Ranked`
-context: one entry per retrieved document, query by query, in rank order,
-with its qrels grade, plus each query's judged grades best first (the ideal
-ranking).  Order: score descending; ties by docid descending in string order
-(``ties="trec"``, trec_eval's qsort with strcmp) or in the run's own order
-(``ties="input"``, a stable sort); ``ties="expected"`` records the tie groups
-instead.  All queries are sorted at once; only tie groups are put in docid
-order, one small Python sort per group.
+:func:`rank` turns a run -- ``{qid: {docid: score}}`` or the columns of a run
+file (:class:`searchgrade.io.bulk.Columns`) -- into a
+:class:`~searchgrade.measures.kernels.base.Ranked` context: one entry per
+retrieved document, query by query, in rank order, with its qrels grade, plus
+each query's judged grades best first (the ideal ranking).  Both forms take one
+path: the run's entries of the rows, row after row in input order (dicts are
+read in their order, columns grouped by row), each entry's grade found by one
+join with the qrels' columns, then one sort.  Order: score descending; ties by
+docid descending in string order (``ties="trec"``, trec_eval's qsort with
+strcmp) or in the run's own order (``ties="input"``, a stable sort);
+``ties="expected"`` records the tie groups instead.  All queries are sorted at
+once; only tie groups are then put in docid order, all of them in one sort.
 """
 from __future__ import annotations
 
 import math
 from itertools import chain, repeat
-from typing import Mapping, Sequence
+from typing import Mapping, NamedTuple, Sequence
 
 import numpy as np
 
-from .kernels.base import Ranked, _dense_rank
+from .kernels.base import Ranked
 from .qrels import NONPOOL, QrelsIndex, warn_user
 
-__all__ = ["rank", "sort_rows", "rank_columns"]
+__all__ = ["rank", "sort_rows"]
 
 
-def rank(index: QrelsIndex, run: Mapping, rows: Sequence, *, ties: str, judged_only: bool = False,
+def _small(n: int) -> type:
+    """The smaller integer type that holds 0 .. n (int32 or int64), for temporaries."""
+    return np.int32 if n < 2**31 - 1 else np.int64
+
+
+def _entry_type(index: QrelsIndex, rows: Sequence, lengths: np.ndarray) -> type:
+    """int32 for the rows and ranks of the entries when every product a kernel forms of them fits (a row
+    times the longest ranking, retrieved or ideal, plus 2, as trec_walk's keys are), else int64."""
+    longest = max(int(lengths.max(initial=0)), int(index.judged(rows)[0].max(initial=0))) + 2
+    return np.int32 if len(rows) * longest < 2**31 and int(lengths.sum()) < 2**31 else np.int64
+
+
+class _Entries(NamedTuple):
+    """The run's entries of the rows, row after row, each row in input order."""
+
+    lengths: np.ndarray  # entries per row
+    score: np.ndarray  # float64
+    doc: np.ndarray  # code of each entry's document: its id is doc_keys[code]
+    doc_keys: list  # document ids (of a file's columns: distinct; of dicts: every entry's, in order)
+
+
+def rank(index: QrelsIndex, run, rows: Sequence, *, ties: str, judged_only: bool = False,
          max_docs: int | None = None, exact: bool = False) -> Ranked:
     """The run's rows ranked and flattened into a :class:`Ranked` context.
 
-    Tied documents that no measure can tell apart (same qrels code) stay in
-    any order unless ``exact``; :meth:`Ranked.docids` always gives the exact order.
+    ``run`` is ``{qid: {docid: score}}`` or a run file's columns.  Tied documents that no
+    measure can tell apart (same qrels code) stay in any order unless ``exact``;
+    :meth:`Ranked.docids` always gives the exact order.
     """
-    dicts = _row_dicts(run, rows)
-    lengths = np.fromiter(map(len, dicts), dtype=np.int64, count=len(rows))
-    score = _scores(dicts, rows, run)
-    code = _codes(index, rows, dicts, int(lengths.sum()))
-    _check_doc_types(index, rows, dicts, code, lengths)
-    order = sort_rows(score, lengths, dicts, ties, None if exact else code)
+    columns = hasattr(run, "doc_codes")
+    entries = _column_entries(run, rows) if columns else _dict_entries(run, rows)
+    lengths = entries.lengths
+    seg = np.repeat(np.arange(len(rows), dtype=_entry_type(index, rows, lengths)), lengths)
+    # a file's columns: grades by one join with the qrels' columns; dicts: one dict lookup per document
+    code = _codes(index, rows, seg, entries) if columns else _dict_codes(index, rows, run, len(seg))
+    if not (columns and index.from_file):  # ids read from two files are text on both sides
+        _check_doc_types(index, rows, entries, code)
+    # a file's documents are distinct within a query: its ties need no input order to fall back on
+    order = sort_rows(entries.score, lengths, ties, lambda at: _tie_key(entries, at), None if exact else code,
+                      stable=not (columns and ties == "trec"))
     code = code[order]
-    seg = np.repeat(np.arange(len(rows), dtype=np.int64), lengths)
-    gid = _tie_groups(score[order], seg) if ties == "expected" else None
-    del score
+    gid = _tie_groups(entries.score[order], seg) if ties == "expected" else None
     if max_docs is not None or judged_only:
         keep = _kept(seg, lengths, code, max_docs, judged_only)
         seg, code, order = seg[keep], code[keep], order[keep]
@@ -47,11 +76,39 @@ def rank(index: QrelsIndex, run: Mapping, rows: Sequence, *, ties: str, judged_o
         lengths = np.bincount(seg, minlength=len(rows))
     ctx = _context(index, rows, seg, code, lengths, gid, ties == "expected", judged_only)
     if exact or ties != "trec":
-        ctx.cache["order"], ctx.cache["dicts"] = order, dicts
+        doc, keys = entries.doc, entries.doc_keys
+        ctx.cache["docids"] = lambda: [keys[c] for c in doc[order].tolist()]
     else:  # docids() ranks the run again, breaking every tie
         ctx.cache["exact"] = lambda: rank(index, run, rows, ties=ties, judged_only=judged_only,
                                           max_docs=max_docs, exact=True)
     return ctx
+
+
+def _dict_entries(run: Mapping, rows: Sequence) -> _Entries:
+    """The entries of ``{qid: {docid: score}}``: each row's dict in its order."""
+    dicts = _row_dicts(run, rows)
+    lengths = np.fromiter(map(len, dicts), dtype=np.int64, count=len(rows))
+    docs = list(chain.from_iterable(dicts))  # each entry its own code: no hashing of the ids here
+    return _Entries(lengths, _scores(dicts, rows, run), np.arange(len(docs)), docs)
+
+
+def _column_entries(run, rows: Sequence) -> _Entries:
+    """The entries of a run file's columns: the rows' lines grouped by row, each row in file order.
+
+    When every line belongs to a row, in row order (the usual file), the columns are used as they are.
+    """
+    row_of = {q: i for i, q in enumerate(rows)}
+    rrow = np.fromiter((row_of.get(q, -1) for q in run.keys), dtype=_small(len(rows)), count=len(run.keys))[run.codes]
+    lengths = np.bincount(rrow[rrow >= 0], minlength=len(rows)).astype(np.int64)
+    score, doc = np.asarray(run.values, dtype=np.float64), np.asarray(run.doc_codes)
+    if len(rrow) and (rrow[0] >= 0) and (rrow[1:] >= rrow[:-1]).all():
+        return _Entries(lengths, score, doc, run.doc_keys)
+    keep = np.flatnonzero(rrow >= 0)
+    rrow = rrow[keep]
+    if len(rrow) > 1 and not (rrow[1:] >= rrow[:-1]).all():  # lines not in row order: group them
+        keep = keep[np.argsort(rrow, kind="stable")]
+    del rrow
+    return _Entries(lengths, score[keep], doc[keep], run.doc_keys)
 
 
 def _row_dicts(run: Mapping, rows: Sequence) -> list:
@@ -90,28 +147,97 @@ def _check_scores(rows: Sequence, run: Mapping) -> np.ndarray:
     return np.array(out, dtype=np.float64)
 
 
-def _codes(index: QrelsIndex, rows: Sequence, dicts: list, total: int) -> np.ndarray:
-    """The qrels grade of each retrieved document (NONPOOL when absent): one dict lookup per document."""
-    grades = index.grades
-    return np.fromiter(chain.from_iterable(map(grades[q].get, d, repeat(NONPOOL, len(d)))
-                                           for q, d in zip(rows, dicts)), dtype=np.int64, count=total)
+def _dict_codes(index: QrelsIndex, rows: Sequence, run: Mapping, total: int) -> np.ndarray:
+    """The qrels grade of each entry of dict rows (NONPOOL when absent): one dict lookup per document."""
+    grades, empty = index.grades, {}
+    return np.fromiter(chain.from_iterable(map(grades[q].get, run.get(q) or empty, repeat(NONPOOL))
+                                           for q in rows), dtype=np.int64, count=total)
 
 
-def _check_doc_types(index: QrelsIndex, rows: Sequence, dicts: list, code: np.ndarray, lengths: np.ndarray) -> None:
+def _codes(index: QrelsIndex, rows: Sequence, seg: np.ndarray, entries: _Entries) -> np.ndarray:
+    """The qrels grade of each entry (NONPOOL when the qrels do not judge it): one join on (row, document)."""
+    qdoc, qdoc_keys, doc_code = index.docs()
+    to_qdoc = np.fromiter(map(doc_code.get, entries.doc_keys, repeat(-1)), dtype=np.int32
+                          if len(qdoc_keys) < 2**31 else np.int64, count=len(entries.doc_keys))
+    row_of_query = np.full(len(index.ids), -1, dtype=np.int64)
+    row_of_query[index.codes(rows)] = np.arange(len(rows))
+    qrow = row_of_query[index.query]
+    mine = np.flatnonzero(qrow >= 0)
+    n_qdocs = max(len(qdoc_keys), 1)
+    qrow = qrow[mine]
+    if len(qrow) > 1 and not (qrow[1:] >= qrow[:-1]).all():  # judgments grouped by row (a file's are)
+        by_row = np.argsort(qrow, kind="stable")
+        mine, qrow = mine[by_row], qrow[by_row]
+    qkey = qrow * n_qdocs + qdoc[mine]
+    del qrow
+    return _grades(seg, to_qdoc[entries.doc], qkey, index.grade[mine], n_qdocs)
+
+
+_TABLE_KEYS = 1 << 22  # (row, document) pairs of one block of rows, found through a table (16 MB)
+
+
+def _grades(seg: np.ndarray, qd: np.ndarray, qkey: np.ndarray, qgrade: np.ndarray, n_qdocs: int) -> np.ndarray:
+    """Each entry's qrels grade, NONPOOL where the qrels do not judge it.
+
+    seg: the entry's row (non-decreasing); qd: its document's qrels code (-1: not in the qrels);
+    qkey (grouped by row, in any order within a row) and qgrade: the qrels of the rows by key
+    row * n_qdocs + document code.  A block of rows at a time, so that the temporaries stay a
+    block's size.
+    """
+    code = np.full(len(seg), NONPOOL, dtype=np.int64)
+    if not len(qkey) or not len(seg):
+        return code
+    rows = int(seg[-1]) + 1
+    step = min(max(1, _TABLE_KEYS // n_qdocs), rows)
+    cuts = np.arange(0, rows + step, step)
+    ends, qends = np.searchsorted(seg, cuts), np.searchsorted(qkey, cuts * n_qdocs)
+    # a table pays when it is not much larger than the entries it serves (else: binary search)
+    table = None
+    if n_qdocs <= _TABLE_KEYS and step * n_qdocs <= 16 * len(seg) * step / rows:
+        table = np.full(step * n_qdocs, -1, dtype=_small(len(qkey)))
+    for r0, a, b, qa, qb in zip(cuts.tolist(), ends.tolist(), ends[1:].tolist(), qends.tolist(), qends[1:].tolist()):
+        if a == b or qa == qb:
+            continue
+        d = qd[a:b]
+        known = np.flatnonzero(d >= 0)
+        key = (seg[a:b][known] - r0) * n_qdocs + d[known]
+        local = qkey[qa:qb] - r0 * n_qdocs
+        if table is not None:  # a table of the block's (row, document) pairs: one gather
+            table[local] = np.arange(qa, qb, dtype=table.dtype)
+            at = table[key]
+            table[local] = -1
+            hit = at >= 0
+        else:
+            by_key = np.argsort(local)
+            local = local[by_key]
+            at = np.minimum(np.searchsorted(local, key), len(local) - 1)
+            hit = local[at] == key
+            at = qa + by_key[at]
+        code[a + known[hit]] = qgrade[at[hit]]
+    return code
+
+
+def _check_doc_types(index: QrelsIndex, rows: Sequence, entries: _Entries, code: np.ndarray) -> None:
     """Warn when a row retrieves no judged document only because its document ids differ in type (1 vs '1')."""
+    lengths = entries.lengths
     some = np.flatnonzero(lengths > 0)
     if len(some) == 0:
         return
-    starts = (np.cumsum(lengths) - lengths)[some]
-    hits = np.add.reduceat((code != NONPOOL).astype(np.int64), starts)
+    starts = np.cumsum(lengths) - lengths
+    hits = np.add.reduceat((code != NONPOOL).astype(np.int64), starts[some])
     pairs = []
-    for i in some[hits == 0].tolist():  # rows without a single judged document: look at their ids' text
-        judged = index.grades[rows[i]]
-        kinds = set(map(type, judged))
-        if len(kinds) == 1 and type(next(iter(dicts[i]))) in kinds:  # the usual case: one type (first id seen)
+    missed = some[hits == 0].tolist()
+    if not missed:
+        return
+    grades = index.grades
+    for i in missed:  # rows without a single judged document: their ids' text
+        qrels_docs = grades[rows[i]]
+        run_docs = [entries.doc_keys[c] for c in entries.doc[starts[i]: starts[i] + lengths[i]].tolist()]
+        kinds = set(map(type, qrels_docs))
+        if len(kinds) == 1 and type(run_docs[0]) in kinds:  # the usual case: one type (first id seen)
             continue
-        texts = {str(d): d for d in judged}
-        pairs += [(rows[i], texts[str(d)], d) for d in dicts[i] if str(d) in texts]
+        texts = {str(d): d for d in qrels_docs}
+        pairs += [(rows[i], texts[str(d)], d) for d in run_docs if str(d) in texts]
     if pairs:
         queries = len({q for q, _, _ in pairs})
         q, judged, retrieved = pairs[0]
@@ -143,8 +269,8 @@ def _context(index: QrelsIndex, rows: Sequence, seg, code, lengths, gid, expecte
              judged_only: bool) -> Ranked:
     """The Ranked context of entries in rank order, with the rows' judged grades (the ideal ranking)."""
     n = len(rows)
-    rank_ = np.arange(1, len(seg) + 1, dtype=np.int64)
-    rank_ -= np.repeat(np.cumsum(lengths) - lengths, lengths)  # 1-based rank within the row
+    rank_ = np.arange(1, len(seg) + 1, dtype=seg.dtype)
+    rank_ -= np.repeat((np.cumsum(lengths) - lengths).astype(seg.dtype), lengths)  # 1-based rank within the row
     qcount, qgrade = index.judged(rows)
     qseg = np.repeat(np.arange(n, dtype=np.int64), qcount)
     qrank = np.arange(len(qseg), dtype=np.int64) - np.concatenate(([0], np.cumsum(qcount)[:-1]))[qseg] + 1
@@ -157,16 +283,17 @@ def _context(index: QrelsIndex, rows: Sequence, seg, code, lengths, gid, expecte
 
 
 # ------------------------------------------------------------------- sorting
-def sort_rows(score: np.ndarray, lengths: np.ndarray, dicts: list, ties: str,
-              code: np.ndarray | None = None) -> np.ndarray:
+def sort_rows(score: np.ndarray, lengths: np.ndarray, ties: str, tie_key=None,
+              code: np.ndarray | None = None, stable: bool = True) -> np.ndarray:
     """Permutation putting each query's documents in rank order (rows stay in place).
 
-    Score descending; ties in input order, or for ties="trec" by docid
-    descending in string order.  Given ``code`` (the qrels code of each
-    document), a tie group whose documents all have the same code is left as
-    it is: no measure can tell its orders apart.
+    Score descending; ties in input order, or for ties="trec" by docid descending in
+    string order: ``tie_key(entries)`` gives keys whose descending order is that order
+    (equal keys keep input order, unless ``stable=False``: for keys that never tie).
+    Given ``code`` (the qrels code of each document), a tie group whose documents all
+    have the same code is left as it is: no measure can tell its orders apart.
     """
-    order = _rank_rows(score, lengths, stable=ties != "trec")
+    order = _rank_rows(score, lengths, stable=stable or ties != "trec")
     if ties != "trec" or len(order) < 2:
         return order
     # Tie groups: neighbours in rank order with the same score and the same row.
@@ -176,6 +303,7 @@ def sort_rows(score: np.ndarray, lengths: np.ndarray, dicts: list, ties: str,
     row_start = np.zeros(len(order), dtype=bool)
     row_start[(np.cumsum(lengths) - lengths)[lengths > 0]] = True
     tie &= ~row_start[1:]
+    del row_start
     differ = tie
     if code is not None:
         c = code[order]
@@ -184,44 +312,53 @@ def sort_rows(score: np.ndarray, lengths: np.ndarray, dicts: list, ties: str,
     if not differ.any():
         return order
     first = np.flatnonzero(np.concatenate(([True], ~tie)))  # where each tie group starts
+    del tie
     size = np.diff(np.append(first, len(order)))
     group = np.searchsorted(first, np.flatnonzero(differ), side="right") - 1  # group of each differing pair
     group = group[np.concatenate(([True], group[1:] != group[:-1]))]  # the groups that need docid order
-    _sort_groups(order, first[group], size[group], list(chain.from_iterable(dicts)))  # docids in input order
+    _sort_groups(order, first[group], size[group], tie_key)
     return order
 
 
-def _docid_descending(docs: list, positions: list) -> list:
-    """The positions sorted by their docid, descending in string order (strcmp, as trec_eval).
+def _sort_groups(order: np.ndarray, lo: np.ndarray, size: np.ndarray, tie_key) -> None:
+    """Put each tie group ``order[lo : lo + size]`` in docid order (tie_key descending), in place, in one sort.
 
-    Non-string ids are compared as text; equal texts keep their input order.
+    Members of a group are in input order before (a stable sort), and equal keys keep it.
     """
-    if type(docs[positions[0]]) is str:
-        try:  # docids within a query are distinct: the input order of positions does not matter
-            return sorted(positions, key=docs.__getitem__, reverse=True)
-        except TypeError:  # a mixture of str and other ids
-            pass
-    return sorted(sorted(positions), key=lambda j: str(docs[j]), reverse=True)
+    ends = np.cumsum(size)
+    pos = np.repeat(lo - (ends - size), size)
+    pos += np.arange(int(ends[-1]))  # the groups' positions, in order
+    members = order[pos]
+    key = tie_key(members)
+    span = int(key.max()) + 1
+    if len(lo) * span < 2**62:  # (group, key descending) as one integer
+        np.subtract(span - 1, key, out=key)
+        key += np.repeat(np.arange(len(lo), dtype=np.int64) * span, size)
+        by = np.argsort(key, kind="stable")
+    else:
+        by = np.lexsort((-key, np.repeat(np.arange(len(lo)), size)))
+    del key
+    order[pos] = members[by]
 
 
-def _sort_groups(order: np.ndarray, lo: np.ndarray, size: np.ndarray, docs: list, chunk: int = 1 << 16) -> None:
-    """Put each tie group ``order[lo : lo + size]`` in docid order, in place: one small Python sort per group.
+def _tie_key(entries: _Entries, at: np.ndarray) -> np.ndarray:
+    """Keys of the entries ``at`` whose descending order is trec_eval's: docid descending in strcmp order.
 
-    Groups go a chunk of about ``chunk`` documents at a time, so the Python lists stay small.
+    Ids are compared as text (their UTF-8 bytes' order is the code points' order); two ids
+    with one text (``1`` and ``"1"``) get one key and keep their input order.
     """
-    stops = np.cumsum(size)  # end of each group in the concatenation of all groups
-    g = 0
-    while g < len(lo):
-        base = int(stops[g] - size[g])  # documents of the groups before g
-        h = max(g + 1, int(np.searchsorted(stops, base + chunk, side="right")))  # groups g .. h-1 this time
-        width = size[g:h]
-        ends = stops[g:h] - base
-        pos = np.repeat(lo[g:h] - (ends - width), width) + np.arange(int(ends[-1]))  # their positions in order
-        members = order[pos].tolist()
-        cuts = ends.tolist()
-        by_docid = chain.from_iterable(_docid_descending(docs, members[a:b]) for a, b in zip([0] + cuts, cuts))
-        order[pos] = np.fromiter(by_docid, dtype=np.int64, count=len(members))
-        g = h
+    codes = entries.doc[at]
+    if len(at) >= len(entries.doc_keys):  # rank every document once
+        keys, inverse = entries.doc_keys, codes
+    elif len(entries.doc_keys) == len(entries.doc):  # dicts: each entry its own code, no repeats
+        keys, inverse = list(map(entries.doc_keys.__getitem__, codes.tolist())), slice(None)
+    else:
+        used, inverse = np.unique(codes, return_inverse=True)
+        keys = list(map(entries.doc_keys.__getitem__, used.tolist()))
+    if set(map(type, keys)) != {str}:
+        keys = list(map(str, keys))
+    by_text = {text: i for i, text in enumerate(sorted(set(keys)))}  # code point order: strcmp's on UTF-8
+    return np.fromiter(map(by_text.__getitem__, keys), dtype=np.int64, count=len(keys))[inverse]
 
 
 def _rank_rows(score: np.ndarray, lengths: np.ndarray, stable: bool) -> np.ndarray:
@@ -251,113 +388,3 @@ def _rank_rows(score: np.ndarray, lengths: np.ndarray, stable: bool) -> np.ndarr
         by_score += starts[rows][:, None]
         order[cells] = by_score[filled]
     return order
-
-
-# -------------------------------------------------------------- from columns
-_DENSE_KEYS = 1 << 23  # up to this many (row, document) pairs, grades are found through a table (32 MB)
-
-
-def rank_columns(qrels, run, *, complete: bool, max_docs: int | None = None,
-                 judged_only: bool = False) -> tuple[list, Ranked]:
-    """trec_eval's rows and ranking straight from columns (:class:`searchgrade.io.bulk.Columns`).
-
-    What searchgrade.trec_eval evaluates, without building ``{qid: {docid: ...}}`` dicts: the rows
-    are the qrels queries that the run ranks (every qrels query when ``complete``) in strcmp order,
-    each ranked by score descending, ties by docid descending in strcmp order (trec_eval's qsort),
-    then cut to ``max_docs`` and to the judged documents if ``judged_only``.  Both column sets hold
-    no (query, document) pair twice.  The same ranking as :func:`rank` with ``ties="trec"``.
-    """
-    qgrade_all = np.asarray(qrels.values, dtype=np.int64)
-    if len(qgrade_all) and qgrade_all.min() == NONPOOL:
-        raise ValueError("qrels: a grade does not fit (grades are integers from -2**63 + 1 to 2**63 - 1)")
-    in_run = set(run.keys)
-    rows = sorted(qrels.keys if complete else [q for q in qrels.keys if q in in_run])
-    row_of = {q: i for i, q in enumerate(rows)}
-    n = len(rows)
-    qrow = np.fromiter((row_of.get(q, -1) for q in qrels.keys), dtype=np.int64, count=len(qrels.keys))[qrels.codes]
-    rrow = np.fromiter((row_of.get(q, -1) for q in run.keys), dtype=np.int64, count=len(run.keys))[run.codes]
-    # the qrels of the rows, by (row, document) key; documents numbered by the qrels' own codes
-    qdoc_code = {d: i for i, d in enumerate(qrels.doc_keys)}
-    n_qdocs = max(len(qrels.doc_keys), 1)
-    mine = qrow >= 0
-    qkey = qrow[mine] * n_qdocs + qrels.doc_codes[mine]
-    qgrade = qgrade_all[mine]
-    by_key = np.argsort(qkey, kind="stable")
-    qkey, qgrade_by_key = qkey[by_key], qgrade[by_key]
-    # the run's entries of the rows, ranked: row, score descending, docid descending
-    keep = rrow >= 0
-    seg0, score = rrow[keep], np.asarray(run.values, dtype=np.float64)[keep]
-    rdoc = run.doc_codes[keep]
-    doc_rank = np.empty(len(run.doc_keys), dtype=np.int64)
-    doc_rank[_strcmp_order(run.doc_keys)] = np.arange(len(run.doc_keys))
-    order = _trec_order(seg0, score, doc_rank[rdoc], n, len(run.doc_keys))
-    seg, rdoc = seg0[order], rdoc[order]
-    # each entry's qrels grade (NONPOOL when the qrels do not judge it)
-    to_qdoc = np.fromiter((qdoc_code.get(d, -1) for d in run.doc_keys), dtype=np.int64, count=len(run.doc_keys))
-    code = _grades(seg, to_qdoc[rdoc], qkey, qgrade_by_key, n * n_qdocs, n_qdocs)
-    lengths = np.bincount(seg, minlength=n).astype(np.int64)
-    if max_docs is not None or judged_only:
-        kept = _kept(seg, lengths, code, max_docs, judged_only)
-        seg, code = seg[kept], code[kept]
-        lengths = np.bincount(seg, minlength=n).astype(np.int64)
-    # every row's judged grades (>= 0), best first: the ideal ranking
-    judged = qgrade >= 0
-    jrow, jgrade = qrow[mine][judged], qgrade[judged]
-    ideal = np.lexsort((-jgrade, jrow))
-    qcount = np.bincount(jrow, minlength=n)
-    qseg = np.repeat(np.arange(n, dtype=np.int64), qcount)
-    return rows, _ranked(n, seg, code, lengths, qseg, jgrade[ideal], qcount, judged_only)
-
-
-def _grades(seg: np.ndarray, qd: np.ndarray, qkey: np.ndarray, qgrade_by_key: np.ndarray, n_keys: int,
-            n_qdocs: int) -> np.ndarray:
-    """Each ranked entry's qrels grade, NONPOOL where the qrels do not judge it.
-
-    seg: the entry's row; qd: its document's qrels code (-1: not in the qrels); qkey (sorted) and
-    qgrade_by_key: the qrels of the rows by key row * n_qdocs + document code.
-    """
-    code = np.full(len(seg), NONPOOL, dtype=np.int64)
-    known = np.flatnonzero(qd >= 0)
-    if len(known) and len(qkey):
-        key = seg[known] * n_qdocs + qd[known]
-        if n_keys <= _DENSE_KEYS:  # a table of every (row, document): one gather
-            table = np.full(n_keys, -1, dtype=np.int32)
-            table[qkey] = np.arange(len(qkey), dtype=np.int32)
-            at = table[key]
-            hit = at >= 0
-        else:
-            at = np.minimum(np.searchsorted(qkey, key), len(qkey) - 1)
-            hit = qkey[at] == key
-        code[known[hit]] = qgrade_by_key[at[hit]]
-    return code
-
-
-def _trec_order(seg: np.ndarray, score: np.ndarray, doc_rank: np.ndarray, rows: int, docs: int) -> np.ndarray:
-    """Permutation sorting entries by row, score descending, docid descending (one integer key when it fits).
-
-    The vectorised form of :func:`searchgrade.io.trec_order` over many rows at once.
-    """
-    if len(seg) == 0:
-        return np.zeros(0, dtype=np.int64)
-    by_score = _dense_rank(score)
-    scores = int(by_score.max()) + 1
-    if rows * scores * docs < 2**62:  # (row, score descending, docid descending) as one int64: unique
-        return np.argsort(seg * (scores * docs) + (scores - 1 - by_score) * docs + (docs - 1 - doc_rank))
-    return np.lexsort((-doc_rank, -by_score, seg))
-
-
-def _strcmp_order(docs: list) -> np.ndarray:
-    """Positions of the document ids in strcmp order of their UTF-8 bytes (code point order)."""
-    if not docs:
-        return np.zeros(0, dtype=np.int64)
-    return np.argsort(np.array(docs, dtype=str), kind="stable")
-
-
-def _ranked(n: int, seg, code, lengths, qseg, qgrade, qcount, judged_only: bool) -> Ranked:
-    """The Ranked context of entries in rank order (seg, qrels code) and the rows' judged grades, best first."""
-    rank_ = np.arange(1, len(seg) + 1, dtype=np.int64)
-    rank_ -= np.repeat(np.cumsum(lengths) - lengths, lengths)
-    qrank = np.arange(len(qseg), dtype=np.int64) - np.repeat(np.cumsum(qcount) - qcount, qcount) + 1
-    judged, nonpool = code >= 0, code == NONPOOL
-    return Ranked(n=n, seg=seg, rank=rank_, grade=np.maximum(code, 0), judged=judged, nonpool=nonpool,
-                  nret=lengths, qseg=qseg, qgrade=qgrade, qrank=qrank, judged_only=judged_only)

@@ -29,7 +29,6 @@ Conventions shared by all kernels (``L`` is the binary relevance level):
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from itertools import chain
 
 import numpy as np
 
@@ -63,8 +62,7 @@ class Ranked:
         """Document ids of all entries, in rank order (built on request)."""
         if "exact" in self.cache:  # this context left ties that no measure sees unbroken
             return self.cache["exact"]().docids()
-        docs = list(chain.from_iterable(self.cache["dicts"]))  # the run's docids, in input order
-        return [docs[j] for j in self.cache["order"].tolist()]
+        return self.cache["docids"]()
 
     # ----------------------------------------------------------- segment tools
     def ssum(self, x, mask=None) -> np.ndarray:
