@@ -143,3 +143,16 @@ def test_paths_and_open_files_read_the_same(tmp_path, monkeypatch, kind):
     assert np.array_equal(from_path[0].values, from_file[0].values)
     load = load_run if kind == "run" else load_qrels
     assert load(path)[0] == (parse_run(text) if kind == "run" else _trec_text.read_qrels_text(text, "x")[0])
+
+
+@pytest.mark.skipif(_trec_bulk._pyarrow() is None, reason="no pyarrow")
+def test_reading_with_pyarrow_does_not_import_pandas(tmp_path):
+    import subprocess
+    import sys
+
+    path = tmp_path / "run"
+    path.write_text(big_run_text())
+    code = ("import sys; from searchgrade.io import _load_columns; cols, _ = _load_columns(sys.argv[1], 'run'); "
+            "print(len(cols.values), 'pandas' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["2000", "False"]

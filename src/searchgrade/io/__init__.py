@@ -45,17 +45,21 @@ import os
 import zlib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
-import pandas as pd
 
-from . import frames as _frames
 from . import bulk as _trec_bulk
 from . import text as _trec_text
 from .types import Qrels, Run
 from .errors import FormatError, InputWarning, LineSet, ReadReport
 from .sources import decode, file_blocks, is_source, raw_bytes, read_source, regular_file
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+# pandas (and with pandas 3, pyarrow) is imported on first use: python -m searchgrade.trec_eval
+# reads files without it when pyarrow is installed (tests/test_io_blocks.py checks the import).
 
 __all__ = [
     "FormatError",
@@ -248,8 +252,10 @@ def _as(obj, columns, kind: str) -> dict:
         if isinstance(obj, Mapping):
             return obj
         return read_qrels(obj) if kind == "qrels" else read_run(obj)
+    from . import frames as _frames
+
     from_frame = _frames.qrels_from_frame if kind == "qrels" else _frames.run_from_frame
-    if isinstance(obj, pd.DataFrame):
+    if isinstance(obj, _frames.pd.DataFrame):
         return from_frame(obj, columns)
     if isinstance(obj, Iterable) and not isinstance(obj, (bytes, bytearray)):
         roles = _frames.QRELS_ROLES if kind == "qrels" else _frames.RUN_ROLES
@@ -262,11 +268,15 @@ def _as(obj, columns, kind: str) -> dict:
 
 def qrels_frame(obj, *, columns: Mapping[str, str] | None = None) -> pd.DataFrame:
     """Qrels (anything :func:`as_qrels` takes) as a DataFrame ``query_id, doc_id, relevance``."""
+    from . import frames as _frames
+
     return _frames.frame_of(as_qrels(obj, columns=columns), "relevance", np.int64)
 
 
 def run_frame(obj, *, columns: Mapping[str, str] | None = None) -> pd.DataFrame:
     """A run (anything :func:`as_run` takes) as a DataFrame ``query_id, doc_id, score``, in the run's order."""
+    from . import frames as _frames
+
     return _frames.frame_of(as_run(obj, columns=columns), "score", np.float64)
 
 

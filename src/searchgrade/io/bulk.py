@@ -30,9 +30,7 @@ from itertools import chain
 from typing import NamedTuple
 
 import numpy as np
-import pandas as pd
 
-from .frames import nest
 from .errors import LineSet, ReadReport
 
 MIN_BYTES = 1 << 15  # below this the line-by-line reader is faster than starting a bulk reader
@@ -108,6 +106,30 @@ def _pyarrow():
     return pyarrow
 
 
+def _pandas():
+    """pandas, imported on first use (reading with pyarrow does not need it)."""
+    import pandas
+
+    return pandas
+
+
+def _pandas_options(pd) -> dict:
+    """read_csv options that depend on the pandas version."""
+    if tuple(int(part) for part in pd.__version__.split(".")[:2]) < (3, 1):
+        return {"float_precision": "round_trip"}  # before 3.1, pandas rounds some long decimals off by one ulp
+    return {}
+
+
+def _numpy(array) -> np.ndarray:
+    """A pyarrow array of numbers without nulls as a numpy view of its buffer.
+
+    pyarrow's own to_numpy imports pandas (0.3 s and, with pandas 3, 50 MB), which reading
+    with pyarrow does not need.
+    """
+    dtype = np.dtype(array.type.to_pandas_dtype())
+    return np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array), offset=array.offset * dtype.itemsize)
+
+
 def _first_seen(codes: np.ndarray, keys: list) -> tuple:
     """The keys that codes use, in order of first use."""
     used, first = np.unique(codes, return_index=True)
@@ -145,22 +167,21 @@ def _arrow_block(raw: bytes, kind: str, shape: _Shape) -> _Block | None:
     if kind == "run":
         seen: dict = {}
         for chunk in table.column("runid").chunks:
-            id_codes, id_keys = chunk.indices.to_numpy(), chunk.dictionary.to_pylist()
+            id_codes, id_keys = _numpy(chunk.indices), chunk.dictionary.to_pylist()
             seen.update(dict.fromkeys(_first_seen(id_codes, id_keys)))
             last = id_keys[id_codes[-1]] if len(id_codes) else last
         run_ids = tuple(seen)
         if "" in seen:  # 5 fields and a space
             return None
-    parts = {name: [(chunk.indices.to_numpy(), chunk.dictionary) for chunk in table.column(name).chunks]
+    parts = {name: [(_numpy(chunk.indices), chunk.dictionary) for chunk in table.column(name).chunks]
              for name in ("qid", "docno")}
-    value = table.column("score" if kind == "run" else "rel").to_numpy()
+    chunks = [_numpy(chunk) for chunk in table.column("score" if kind == "run" else "rel").chunks]
+    value = chunks[0] if len(chunks) == 1 else np.concatenate(chunks)
     return _Block(parts["qid"], parts["docno"], value, run_ids, last)
 
 
 _PANDAS = {"header": None, "index_col": False, "quoting": csv.QUOTE_NONE, "na_filter": False,
            "engine": "c", "encoding": "utf-8", "skip_blank_lines": False}
-if tuple(int(part) for part in pd.__version__.split(".")[:2]) < (3, 1):
-    _PANDAS["float_precision"] = "round_trip"  # before 3.1, pandas rounds some long decimals off by one ulp
 _PANDAS_TYPES = {"qid": object, "iter": "category", "docno": object, "runid": "category"}
 
 
@@ -171,6 +192,7 @@ def _pandas_block(raw: bytes, kind: str, shape: _Shape) -> _Block | None:
     One space between fields (as many spaces as that gives, no tab) is read in pandas'
     faster single-character mode, where a miscount only declines the file.
     """
+    pd = _pandas()
     names = _NAMES[kind]
     data = raw if shape.end == len(raw) else raw[:shape.end]
     rows = data.count(b"\n") + (not data.endswith(b"\n"))
@@ -181,7 +203,7 @@ def _pandas_block(raw: bytes, kind: str, shape: _Shape) -> _Block | None:
             warnings.simplefilter("ignore", pd.errors.DtypeWarning)  # mixed types: declined below
             table = pd.read_csv(io.BytesIO(data), sep=sep, names=names,
                                 dtype={name: _PANDAS_TYPES[name] for name in names if name in _PANDAS_TYPES},
-                                **_PANDAS)
+                                **_PANDAS, **_pandas_options(pd))
     except (ValueError, OverflowError, UnicodeError, pd.errors.ParserWarning):  # ParserError is a ValueError
         return None
     del data
@@ -217,8 +239,9 @@ def _number(parts: list, total: int) -> tuple[np.ndarray, list]:
     if all(not isinstance(keys, np.ndarray) for keys in dictionaries):
         pa = _pyarrow()
         encoded = pa.concat_arrays(dictionaries).dictionary_encode()
-        numbering, distinct = encoded.indices.to_numpy(), encoded.dictionary.to_pylist()
+        numbering, distinct = _numpy(encoded.indices), encoded.dictionary.to_pylist()
     else:
+        pd = _pandas()
         objects = [keys if isinstance(keys, np.ndarray) else np.array(keys.to_pylist(), dtype=object)
                    for keys in dictionaries]
         numbering, distinct = pd.factorize(np.concatenate(objects))
@@ -298,7 +321,9 @@ def read_blocks(blocks: Iterable[bytes], source: str, kind: str,
         rows, blank = rows + len(block.values), shape.blank
     if not rows:
         return None
-    return _finish(got, rows, blank, source, kind)
+    result = _finish(got, rows, blank, source, kind)
+    _give_back()
+    return result
 
 
 def _finish(got: list[_Block], rows: int, blank: int, source: str, kind: str) -> tuple[Columns, ReadReport] | None:
@@ -307,7 +332,7 @@ def _finish(got: list[_Block], rows: int, blank: int, source: str, kind: str) ->
     doc_codes, doc_keys = _number([part for block in got for part in block.docs], rows)
     if "" in doc_keys or any(key.startswith("#") or not key for key in keys):
         return None  # a comment after leading blanks; an empty field (two spaces in a row) under sep " "
-    values = got[0].values if len(got) == 1 else np.concatenate([block.values for block in got])
+    values = np.concatenate([block.values for block in got])  # one array of its own (blocks may be views)
     run_ids = tuple(dict.fromkeys(chain.from_iterable(block.run_ids for block in got)))
     last = got[-1].last_run_id
     del got
@@ -325,6 +350,7 @@ def read_columns(raw: bytes, source: str, kind: str, engine: str | None = None,
 
 def columns_of(nested: dict, dtype) -> Columns:
     """The columns of nested dicts ``{qid: {docno: value}}``, in their order (values as dtype)."""
+    pd = _pandas()
     lengths = np.fromiter(map(len, nested.values()), dtype=np.int64, count=len(nested))
     codes = np.repeat(np.arange(len(nested), dtype=np.int64), lengths)
     docs = list(chain.from_iterable(nested.values()))
@@ -344,6 +370,8 @@ def has_repeats(cols: Columns) -> bool:
 
 def nested(cols: Columns) -> dict | None:
     """Columns as ``{qid: {docno: value}}`` in file order, or None if a (query, document) pair repeats."""
+    from .frames import nest
+
     return nest(cols.codes, cols.keys, cols.docs, cols.values.tolist())
 
 
