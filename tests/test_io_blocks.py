@@ -156,3 +156,15 @@ def test_reading_with_pyarrow_does_not_import_pandas(tmp_path):
             "print(len(cols.values), 'pandas' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True)
     assert out.stdout.split() == ["2000", "False"]
+
+
+@pytest.mark.parametrize("n_docs", [3, 5000])  # few documents: a table of pairs; many: sorted keys
+def test_has_repeats_finds_a_pair_twice_either_way(n_docs):
+    rng = np.random.default_rng(5)
+    codes = np.repeat(np.arange(40, dtype=np.int32), 3)
+    docs = np.concatenate([rng.choice(n_docs, 3, replace=False) for _ in range(40)]).astype(np.int32)
+    cols = _trec_bulk.Columns(codes, [f"q{i}" for i in range(40)], docs, [f"d{i}" for i in range(n_docs)],
+                              np.zeros(120), (), None)
+    assert not _trec_bulk.has_repeats(cols)  # with 3 documents, every query holds the same three: no repeat
+    docs[61] = docs[60]  # query 20 holds one document twice
+    assert _trec_bulk.has_repeats(cols._replace(doc_codes=docs))
