@@ -101,23 +101,31 @@ def write_data(folder: Path, n_queries: int, n_docs: int, seed: int = SEED) -> t
 
 
 # --------------------------------------------------------------------------------- timing
-def timed_process(cmd: list[str], out: Path) -> tuple[float, float, float]:
-    """(wall s, CPU s, peak resident MB) of one child process writing its stdout to out.
+# Runs a command as its own child and writes that child's CPU seconds, ru_maxrss and exit status to argv[1].
+# A process's ru_maxrss starts at the peak of the process it was forked from (Linux keeps it across exec),
+# so the commands are not forked from this script, whose memory (or an in-process profile's) would floor it.
+LAUNCHER = ("import os, sys\npid = os.fork()\nif pid == 0:\n    os.execvp(sys.argv[2], sys.argv[2:])\n"
+            "_, status, ru = os.wait4(pid, 0)\nwith open(sys.argv[1], 'w') as fh:\n"
+            "    fh.write(f'{ru.ru_utime + ru.ru_stime} {ru.ru_maxrss} {os.waitstatus_to_exitcode(status)}')\n")
 
-    The peak is that child's own ``ru_maxrss`` (KiB on Linux; MB here means MiB), read with
-    ``os.wait4``, so it is not mixed with other children's.
+
+def timed_process(cmd: list[str], out: Path) -> tuple[float, float, float]:
+    """(wall s, CPU s, peak resident MB) of one command writing its stdout to out.
+
+    The peak is the command's own ``ru_maxrss`` (KiB on Linux; MB here means MiB), read with
+    ``os.wait4`` by a small launcher (``python -S -c LAUNCHER``, about 10 MB) that runs it;
+    the wall time includes that launcher's start (about 0.02 s).
     """
-    with open(out, "w") as fh, tempfile.TemporaryFile() as err:
+    with open(out, "w") as fh, tempfile.TemporaryFile() as err, tempfile.NamedTemporaryFile("r") as usage:
         t0 = time.perf_counter()
-        proc = subprocess.Popen(cmd, stdout=fh, stderr=err)
-        _, status, usage = os.wait4(proc.pid, 0)
+        subprocess.run([sys.executable, "-S", "-c", LAUNCHER, usage.name, *cmd], stdout=fh, stderr=err, check=True)
         wall = time.perf_counter() - t0
-        proc.returncode = os.waitstatus_to_exitcode(status)
-        if proc.returncode != 0:
+        cpu, peak_kib, status = usage.read().split()
+        if int(status) != 0:
             err.seek(0)
             message = err.read().decode(errors="replace")[-2000:]
-            raise RuntimeError(f"{' '.join(cmd[:3])} failed (exit {proc.returncode}): {message}")
-    return wall, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024
+            raise RuntimeError(f"{' '.join(cmd[:3])} failed (exit {status}): {message}")
+    return wall, float(cpu), int(peak_kib) / 1024
 
 
 def median_times(runs: list[tuple]) -> dict:
@@ -224,6 +232,30 @@ def profile(shape: tuple[int, int], top: int = 25) -> None:
     print("own time per module, built-ins charged to their callers (profiled):")
     for key, t in sorted(by_module.items(), key=lambda kv: -kv[1]):
         print(f"  {key:<20} {t:7.2f} s  {100 * t / total:5.1f} %")
+    stages(shape)
+
+
+STAGES = {  # what a fresh process does, cumulatively: its peak memory shows what each stage adds
+    "start-up (import searchgrade.trec_eval)": "import searchgrade.trec_eval",
+    "+ read qrels and run (io._load_columns)": "import searchgrade.trec_eval; from searchgrade.io import _load_columns; "
+                                               "_load_columns(sys.argv[1], 'qrels'); _load_columns(sys.argv[2], 'run')",
+}
+
+
+def stages(shape: tuple[int, int]) -> None:
+    """Wall, CPU and peak memory of fresh processes that stop after each stage, with and without pyarrow."""
+    hide = "import sys; sys.modules['pyarrow'] = None; "
+    print(f"peak memory by stage, {shape[0]} x {shape[1]} (fresh processes; the rest is ranking, evaluating, printing):")
+    with tempfile.TemporaryDirectory() as tmp:
+        files = [str(path) for path in write_data(Path(tmp), *shape)]
+        for label, cmd in VARIANTS.items():
+            rows = {name: [sys.executable, "-c", ("import sys; " if label == "searchgrade_cli" else hide) + code]
+                    for name, code in STAGES.items()}
+            rows["whole command line"] = [*cmd, *ARGS]
+            print(f"  {'with pyarrow' if label == 'searchgrade_cli' else 'pyarrow hidden'}:")
+            for name, run in rows.items():
+                wall, cpu, peak = timed_process([*run, *files], Path(tmp) / "out")
+                print(f"    {name:<42} {wall:6.2f} s wall {cpu:6.2f} s CPU {peak:7.0f} MB")
 
 
 # ---------------------------------------------------------------------------------- main
