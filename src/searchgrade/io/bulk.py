@@ -40,7 +40,9 @@ ENGINES = ("arrow", "pandas")
 
 _NAMES = {"run": ["qid", "iter", "docno", "rank", "score", "runid"], "qrels": ["qid", "iter", "docno", "rel"]}
 _NUMBERS = {"rank": "int64", "score": "float64", "rel": "int64"}
-_HEX_FIELD = re.compile(rb"(?:^|[ \t])[+-]?0[xX]", re.MULTILINE)  # a field pyarrow may read as a hex integer
+# a field pyarrow may read as a hex integer: after a separator or a line end (the block's start is looked at
+# apart: a pattern with no alternative at its start is searched about three times faster)
+_HEX_FIELD, _HEX_START = re.compile(rb"[ \t\n][+-]?0[xX]"), re.compile(rb"[+-]?0[xX]")
 
 
 class _Shape(NamedTuple):
@@ -142,7 +144,7 @@ def _arrow_block(raw: bytes, kind: str, shape: _Shape) -> _Block | None:
     Every line up to ``shape.end`` must be a row: a blank line has too few fields.  Ids are read
     dictionary-encoded; their codes are kept without a copy and the table is freed on return.
     """
-    if (b"0x" in raw or b"0X" in raw) and _HEX_FIELD.search(raw, 0, shape.end):
+    if (b"0x" in raw or b"0X" in raw) and (_HEX_START.match(raw) or _HEX_FIELD.search(raw, 0, shape.end)):
         return None  # pyarrow reads the integer 0x3 as 3; trec_eval's atol reads 0, the strict reader refuses it
     pa = _pyarrow()
     pacsv = pa.csv
