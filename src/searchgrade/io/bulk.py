@@ -129,6 +129,8 @@ def _numpy(array) -> np.ndarray:
     with pyarrow does not need.
     """
     dtype = np.dtype(array.type.to_pandas_dtype())
+    if not len(array):
+        return np.zeros(0, dtype=dtype)
     return np.frombuffer(array.buffers()[1], dtype=dtype, count=len(array), offset=array.offset * dtype.itemsize)
 
 
