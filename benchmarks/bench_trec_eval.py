@@ -7,7 +7,14 @@ times searchgrade beside pytrec_eval (trec_eval 9.0.8's C code in a wheel) only.
 
 * **command line**: ``-q -m all_trec QRELS RUN`` with the output written to a file, for
   ``python -m searchgrade.trec_eval`` (a fresh interpreter: start-up and imports included) and,
-  when given, the C binary; the two outputs must be byte-identical (exit status 1 if not);
+  when given, the C binary; the two outputs must be byte-identical (exit status 1 if not).
+  searchgrade runs twice: as installed (with pyarrow, if it is) and with pyarrow hidden (a
+  ``python -c`` wrapper puts ``None`` in ``sys.modules["pyarrow"]``, so neither pandas nor
+  searchgrade can import it: the same process as on a machine without pyarrow).  Each row
+  prints wall time, peak resident memory (``ru_maxrss`` of that process, from ``os.wait4``) and
+  both ratios to trec_eval with the goals of issue 20 (wall <= 0.8x, memory <= 1.5x): against
+  the C program when given, else against the C figures recorded in the JSON file, labelled
+  "recorded <date>" (never presented as measured now);
 * **pytrec_eval as a command line**: a fresh interpreter that reads the files with pytrec_eval,
   evaluates ``all_trec`` and writes one line per query and value (start-up included), the
   counterpart of searchgrade's command line when no C binary is given;
@@ -21,17 +28,20 @@ process, which a busy machine inflates less than the wall time).  The load avera
 printed and stored: read the ratios, not the seconds, on a shared machine.  With ``--json`` a run
 with the C binary writes its record at the top of the file (the layout the book's performance
 appendix reads) and a run without one writes under the key ``without_trec_eval``, each with its
-own date: a run without a binary never overwrites the C rows recorded before, nor the reverse.  The start-up
-of the command line alone (``python -c "import searchgrade.trec_eval"``) is timed too: the
+own date: a run without a binary never overwrites the C rows recorded before, nor the reverse.  The C figures
+reported in issue 20 (2,000 x 1,000, measured by its filer) are kept under ``trec_eval_c_reported``.
+The start-up of the command line alone (``python -c "import searchgrade.trec_eval"``) is timed too: the
 part of the command line's time that does not depend on the input.
 
     python benchmarks/bench_trec_eval.py [--repeats 3] [--json benchmarks/results/trec_eval.json]
     python benchmarks/bench_trec_eval.py --trec-eval ~/bin/trec_eval      # C rows too (your own binary)
-    python benchmarks/bench_trec_eval.py --shapes 200x50 --repeats 1     # a quick look
+    python benchmarks/bench_trec_eval.py --shapes 2000x1000 --repeats 1  # a quick look
     python benchmarks/bench_trec_eval.py --profile 20000x10                # where the CLI's time goes
 
 ``--profile`` runs the command line once in this process under cProfile and prints the
-functions with the most own time, and the own time per searchgrade module.
+functions with the most own time, and the own time per searchgrade module; then the peak
+memory of reading each file alone (``searchgrade.io._load_columns`` in a fresh process, with
+and without pyarrow) beside the whole command line's.
 """
 from __future__ import annotations
 
@@ -39,7 +49,6 @@ import argparse
 import json
 import os
 import platform
-import resource
 import statistics
 import subprocess
 import sys
@@ -54,9 +63,15 @@ ROOT = HERE.parent
 sys.path.insert(0, str(ROOT / "tests"))
 TREC_EVAL_VERSION = "10.0"  # the C program whose output searchgrade.trec_eval reproduces
 
-SHAPES = [(1_000, 1_000), (20_000, 10), (100_000, 10)]
+SHAPES = [(2_000, 1_000), (1_000, 1_000), (20_000, 10), (100_000, 10)]
 SEED = 20261201
 ARGS = ["-q", "-m", "all_trec"]
+GOAL_WALL, GOAL_MEMORY = 0.8, 1.5  # issue 20: at most 0.8x trec_eval's wall time, 1.5x its peak memory
+SG_CLI = [sys.executable, "-m", "searchgrade.trec_eval"]
+# the same command line in a process that cannot import pyarrow (as on a machine without it)
+SG_CLI_NO_PYARROW = [sys.executable, "-c", "import runpy, sys; sys.modules['pyarrow'] = None; "
+                     "runpy.run_module('searchgrade.trec_eval', run_name='__main__', alter_sys=True)"]
+VARIANTS = {"searchgrade_cli": SG_CLI, "searchgrade_cli_no_pyarrow": SG_CLI_NO_PYARROW}
 
 
 # ------------------------------------------------------------------------------------- data
@@ -86,23 +101,38 @@ def write_data(folder: Path, n_queries: int, n_docs: int, seed: int = SEED) -> t
 
 
 # --------------------------------------------------------------------------------- timing
-def timed_process(cmd: list[str], out: Path) -> tuple[float, float]:
-    """(wall s, CPU s) of one child process writing its stdout to out."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    t0 = time.perf_counter()
-    with open(out, "w") as fh:
-        proc = subprocess.run(cmd, stdout=fh, stderr=subprocess.PIPE, text=True)
-    wall = time.perf_counter() - t0
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if proc.returncode != 0:
-        raise RuntimeError(f"{cmd[0]} failed (exit {proc.returncode}): {proc.stderr[-2000:]}")
-    return wall, (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+# Runs a command as its own child and writes that child's CPU seconds, ru_maxrss and exit status to argv[1].
+# A process's ru_maxrss starts at the peak of the process it was forked from (Linux keeps it across exec),
+# so the commands are not forked from this script, whose memory (or an in-process profile's) would floor it.
+LAUNCHER = ("import os, sys\npid = os.fork()\nif pid == 0:\n    os.execvp(sys.argv[2], sys.argv[2:])\n"
+            "_, status, ru = os.wait4(pid, 0)\nwith open(sys.argv[1], 'w') as fh:\n"
+            "    fh.write(f'{ru.ru_utime + ru.ru_stime} {ru.ru_maxrss} {os.waitstatus_to_exitcode(status)}')\n")
 
 
-def median_times(runs: list[tuple[float, float]]) -> dict:
-    """Median wall and CPU seconds of repeated runs."""
-    return {"wall_s": statistics.median(w for w, _ in runs), "cpu_s": statistics.median(c for _, c in runs),
-            "runs": [{"wall_s": w, "cpu_s": c} for w, c in runs]}
+def timed_process(cmd: list[str], out: Path) -> tuple[float, float, float]:
+    """(wall s, CPU s, peak resident MB) of one command writing its stdout to out.
+
+    The peak is the command's own ``ru_maxrss`` (KiB on Linux; MB here means MiB), read with
+    ``os.wait4`` by a small launcher (``python -S -c LAUNCHER``, about 10 MB) that runs it;
+    the wall time includes that launcher's start (about 0.02 s).
+    """
+    with open(out, "w") as fh, tempfile.TemporaryFile() as err, tempfile.NamedTemporaryFile("r") as usage:
+        t0 = time.perf_counter()
+        subprocess.run([sys.executable, "-S", "-c", LAUNCHER, usage.name, *cmd], stdout=fh, stderr=err, check=True)
+        wall = time.perf_counter() - t0
+        cpu, peak_kib, status = usage.read().split()
+        if int(status) != 0:
+            err.seek(0)
+            message = err.read().decode(errors="replace")[-2000:]
+            raise RuntimeError(f"{' '.join(cmd[:3])} failed (exit {status}): {message}")
+    return wall, float(cpu), int(peak_kib) / 1024
+
+
+def median_times(runs: list[tuple]) -> dict:
+    """Median wall and CPU seconds (and peak MB, when measured) of repeated runs."""
+    keys = ("wall_s", "cpu_s", "peak_mb")[:len(runs[0])]
+    out = {key: statistics.median(run[i] for run in runs) for i, key in enumerate(keys)}
+    return {**out, "runs": [dict(zip(keys, run)) for run in runs]}
 
 
 def differences(a: Path, b: Path) -> dict:
@@ -202,73 +232,140 @@ def profile(shape: tuple[int, int], top: int = 25) -> None:
     print("own time per module, built-ins charged to their callers (profiled):")
     for key, t in sorted(by_module.items(), key=lambda kv: -kv[1]):
         print(f"  {key:<20} {t:7.2f} s  {100 * t / total:5.1f} %")
+    stages(shape)
+
+
+STAGES = {  # what a fresh process does, cumulatively: its peak memory shows what each stage adds
+    "start-up (import searchgrade.trec_eval)": "import searchgrade.trec_eval",
+    "+ read qrels and run (io._load_columns)": "import searchgrade.trec_eval; from searchgrade.io import _load_columns; "
+                                               "_load_columns(sys.argv[1], 'qrels'); _load_columns(sys.argv[2], 'run')",
+}
+
+
+def stages(shape: tuple[int, int]) -> None:
+    """Wall, CPU and peak memory of fresh processes that stop after each stage, with and without pyarrow."""
+    hide = "import sys; sys.modules['pyarrow'] = None; "
+    print(f"peak memory by stage, {shape[0]} x {shape[1]} (fresh processes; the rest is ranking, evaluating, printing):")
+    with tempfile.TemporaryDirectory() as tmp:
+        files = [str(path) for path in write_data(Path(tmp), *shape)]
+        for label, cmd in VARIANTS.items():
+            rows = {name: [sys.executable, "-c", ("import sys; " if label == "searchgrade_cli" else hide) + code]
+                    for name, code in STAGES.items()}
+            rows["whole command line"] = [*cmd, *ARGS]
+            print(f"  {'with pyarrow' if label == 'searchgrade_cli' else 'pyarrow hidden'}:")
+            for name, run in rows.items():
+                wall, cpu, peak = timed_process([*run, *files], Path(tmp) / "out")
+                print(f"    {name:<42} {wall:6.2f} s wall {cpu:6.2f} s CPU {peak:7.0f} MB")
 
 
 # ---------------------------------------------------------------------------------- main
-def bench_shape(binary: Path | None, folder: Path, shape: tuple[int, int], repeats: int) -> dict:
-    """searchgrade's command line, both in-process evaluations and (binary given) the C program on one shape."""
+def bench_shape(binary: Path | None, folder: Path, shape: tuple[int, int], repeats: int, recorded: dict) -> dict:
+    """Both searchgrade command lines, pytrec_eval's, the in-process evaluations and (given) the C program."""
     n_queries, n_docs = shape
     qrels, run = write_data(folder, n_queries, n_docs)
-    c_out, py_out = folder / "out.c", folder / "out.searchgrade"
-    py_cmd = [sys.executable, "-m", "searchgrade.trec_eval", *ARGS, str(qrels), str(run)]
-    row = {"queries": n_queries, "docs_per_query": n_docs,
-           "searchgrade_cli": median_times([timed_process(py_cmd, py_out) for _ in range(repeats)]),
-           "output_lines": sum(1 for _ in open(py_out))}
-    pt_cmd = [sys.executable, __file__, "--pytrec-cli", str(qrels), str(run)]
+    files = [str(qrels), str(run)]
+    row = {"queries": n_queries, "docs_per_query": n_docs, "run_lines": n_queries * n_docs,
+           "qrels_lines": sum(1 for _ in open(qrels))}
+    outs = {}
+    for key, cmd in VARIANTS.items():
+        outs[key] = folder / f"out.{key}"
+        row[key] = median_times([timed_process([*cmd, *ARGS, *files], outs[key]) for _ in range(repeats)])
+    row["output_lines"] = sum(1 for _ in open(outs["searchgrade_cli"]))
+    row["identical_without_pyarrow"] = not differences(outs["searchgrade_cli"], outs["searchgrade_cli_no_pyarrow"])
+    pt_cmd = [sys.executable, __file__, "--pytrec-cli", *files]
     row["pytrec_eval_cli"] = median_times([timed_process(pt_cmd, folder / "out.pytrec") for _ in range(repeats)])
     row["cli_vs_pytrec_ratio_wall"] = row["searchgrade_cli"]["wall_s"] / row["pytrec_eval_cli"]["wall_s"]
     row["cli_vs_pytrec_ratio_cpu"] = row["searchgrade_cli"]["cpu_s"] / row["pytrec_eval_cli"]["cpu_s"]
     if binary is not None:
-        c_runs = [timed_process([str(binary), *ARGS, str(qrels), str(run)], c_out) for _ in range(repeats)]
-        diff = differences(c_out, py_out)
+        c_out = outs["c"] = folder / "out.c"
+        c_runs = [timed_process([str(binary), *ARGS, *files], c_out) for _ in range(repeats)]
+        diff = differences(c_out, outs["searchgrade_cli"])
         row.update({"identical": not diff, "differing_lines": diff, "trec_eval_c": median_times(c_runs)})
         row["cli_ratio_wall"] = row["searchgrade_cli"]["wall_s"] / row["trec_eval_c"]["wall_s"]
         row["cli_ratio_cpu"] = row["searchgrade_cli"]["cpu_s"] / row["trec_eval_c"]["cpu_s"]
+        reference = {"source": "measured now", **{k: row["trec_eval_c"][k] for k in ("wall_s", "peak_mb")}}
+    else:
+        reference = recorded.get(shape)
+    row["reference"] = reference
+    if reference is not None:
+        row["goals"] = {key: goals(row[key], reference) for key in VARIANTS}
     inproc = {lib: median_times([timed_worker(lib, qrels, run) for _ in range(repeats)])
               for lib in ("searchgrade", "pytrec_eval")}
     row["in_process"] = inproc
     row["in_process_ratio_wall"] = inproc["searchgrade"]["wall_s"] / inproc["pytrec_eval"]["wall_s"]
     row["in_process_ratio_cpu"] = inproc["searchgrade"]["cpu_s"] / inproc["pytrec_eval"]["cpu_s"]
-    for path in (qrels, run, c_out, py_out, folder / "out.pytrec"):
+    for path in (qrels, run, folder / "out.pytrec", *outs.values()):
         path.unlink(missing_ok=True)
     return row
 
 
-def print_header(with_c: bool) -> None:
+def goals(measured: dict, reference: dict) -> dict:
+    """Ratios of one command line's wall time and peak memory to trec_eval's, and whether each meets its goal."""
+    wall = measured["wall_s"] / reference["wall_s"]
+    memory = measured["peak_mb"] / reference["peak_mb"] if reference.get("peak_mb") else None
+    return {"ratio_wall": wall, "wall_goal_met": wall <= GOAL_WALL, "ratio_memory": memory,
+            "memory_goal_met": None if memory is None else memory <= GOAL_MEMORY}
+
+
+def recorded_c(path: Path) -> dict:
+    """{(queries, docs): trec_eval's wall_s, peak_mb and source} from a results file (C figures recorded before).
+
+    The rows this benchmark recorded with a C binary come first; the figures reported in issue 20
+    (``trec_eval_c_reported``) fill what they lack.  Each keeps its date in ``source``.
+    """
+    data = json.loads(path.read_text()) if path.is_file() else {}
+    out: dict = {}
+    reported = data.get("trec_eval_c_reported", {})
+    for r in reported.get("shapes", []):
+        out[(r["queries"], r["docs_per_query"])] = {
+            "source": f"issue 20, recorded {reported['date']}", "wall_s": r["wall_s"], "peak_mb": r.get("peak_mb")}
+    for r in data.get("shapes", []):
+        if "trec_eval_c" in r:
+            old = out.get((r["queries"], r["docs_per_query"]), {})
+            out[(r["queries"], r["docs_per_query"])] = {
+                "source": f"recorded {data['date']}", "wall_s": r["trec_eval_c"]["wall_s"],
+                "peak_mb": r["trec_eval_c"].get("peak_mb") or old.get("peak_mb")}
+    return out
+
+
+def _ratio(value: float | None, goal: float) -> str:
+    """A ratio and whether it meets its goal ('ok'), or '-' when unknown."""
+    return f"{'-':>6} {'':>2}" if value is None else f"{value:5.2f}x {'ok' if value <= goal else 'NO'}"
+
+
+def print_header() -> None:
     """The table's two header lines."""
-    c_head = f" {'trec_eval 10.0':^15} |" if with_c else ""
-    c_sub = f" {'wall':>7} {'CPU':>7} |" if with_c else ""
-    ratio_head = f" {'CLI ratio':^13} {'identical':>9} |" if with_c else ""
-    ratio_sub = f" {'wall':>6} {'CPU':>6}  {'':>9} |" if with_c else ""
-    print(f"{'-q -m all_trec':>15} {c_head} {'searchgrade CLI':^15} |{ratio_head} "
-          f"{'pytrec_eval CLI, ratio':^29} | {'read+evaluate in process: sg / pytrec_eval':^54}")
-    print(f"{'queries x docs':>15} {c_sub} {'wall':>7} {'CPU':>7} |{ratio_sub} "
-          f"{'wall':>7} {'CPU':>7} {'wall':>6} {'CPU':>6} | "
-          f"{'sg wall':>8} {'pt wall':>8} {'ratio':>6} {'sg CPU':>8} {'pt CPU':>8} {'ratio':>6}")
+    sg = f"{'wall':>6} {'ratio':>9} {'peak MB':>7} {'ratio':>9} |"
+    print(f"{'-q -m all_trec':>15} | {'trec_eval 10.0 (C)':^44} | {'searchgrade CLI, with pyarrow':^35} | "
+          f"{'searchgrade CLI, pyarrow hidden':^35} | {'pytrec_eval CLI':^14} | {'in process, CPU':^15}")
+    print(f"{'queries x docs':>15} | {'wall':>6} {'peak MB':>7} {'source':<29} | {sg} {sg} "
+          f"{'wall':>6} {'peak MB':>7} | {'sg / pt':>15}")
 
 
 def print_row(row: dict) -> None:
-    """One shape's line of the table (the C columns only when the C program was timed)."""
-    p, i = row["searchgrade_cli"], row["in_process"]
-    c_part = ratio_part = ""
-    if "trec_eval_c" in row:
-        c = row["trec_eval_c"]
-        c_part = f" {c['wall_s']:7.2f} {c['cpu_s']:7.2f} |"
-        ratio_part = (f" {row['cli_ratio_wall']:5.2f}x {row['cli_ratio_cpu']:5.2f}x  "
-                      f"{'yes' if row['identical'] else 'NO':>9} |")
-    sg_, pt, pc = i["searchgrade"], i["pytrec_eval"], row["pytrec_eval_cli"]
-    print(f"{row['queries']:>7,} x {row['docs_per_query']:<5,} {c_part} {p['wall_s']:7.2f} {p['cpu_s']:7.2f} |"
-          f"{ratio_part} {pc['wall_s']:7.2f} {pc['cpu_s']:7.2f} {row['cli_vs_pytrec_ratio_wall']:5.2f}x "
-          f"{row['cli_vs_pytrec_ratio_cpu']:5.2f}x | {sg_['wall_s']:8.2f} {pt['wall_s']:8.2f} "
-          f"{row['in_process_ratio_wall']:5.2f}x "
-          f"{sg_['cpu_s']:8.2f} {pt['cpu_s']:8.2f} {row['in_process_ratio_cpu']:5.2f}x", flush=True)
+    """One shape's line of the table: trec_eval (measured or recorded), both searchgrade CLIs, pytrec_eval."""
+    ref = row["reference"] or {}
+    peak = f"{ref['peak_mb']:7.0f}" if ref.get("peak_mb") else f"{'-':>7}"
+    ref_part = (f"{ref['wall_s']:6.2f} {peak} {ref['source']:<29}" if ref
+                else f"{'-':>6} {'-':>7} {'(none recorded)':<29}")
+    parts = []
+    for key in VARIANTS:
+        m, g = row[key], row.get("goals", {}).get(key, {})
+        parts.append(f"{m['wall_s']:6.2f} {_ratio(g.get('ratio_wall'), GOAL_WALL)} {m['peak_mb']:7.0f} "
+                     f"{_ratio(g.get('ratio_memory'), GOAL_MEMORY)} |")
+    pt = row["pytrec_eval_cli"]
+    print(f"{row['queries']:>7,} x {row['docs_per_query']:<5,} | {ref_part} | {' '.join(parts)} "
+          f"{pt['wall_s']:6.2f} {pt['peak_mb']:7.0f} | {row['in_process_ratio_cpu']:14.2f}x", flush=True)
 
 
 def save(path: Path, record: dict, with_c: bool) -> None:
-    """Write a run with the C program at the top, one without under "without_trec_eval"; keep the other's."""
+    """Write a run with the C program at the top, one without under "without_trec_eval"; keep the rest.
+
+    The other kind's record and the C figures reported in issue 20 (``trec_eval_c_reported``) stay.
+    """
     old = json.loads(path.read_text()) if path.is_file() else {}
     if with_c:
-        new = {**record, **({"without_trec_eval": old["without_trec_eval"]} if "without_trec_eval" in old else {})}
+        new = {**record, **{key: old[key] for key in ("without_trec_eval", "trec_eval_c_reported") if key in old}}
     else:
         new = {**old, "without_trec_eval": record}
     path.parent.mkdir(parents=True, exist_ok=True)
@@ -281,19 +378,43 @@ def parse_shape(text: str) -> tuple[int, int]:
     return int(q), int(d)
 
 
-def main(argv=None) -> int:
-    """Run every shape, print the table; exit status 1 if an output differs from trec_eval's."""
+RESULTS = ROOT / "benchmarks" / "results" / "trec_eval.json"
+
+
+def parse_args(argv) -> argparse.Namespace:
+    """The benchmark's options."""
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--shapes", nargs="+", type=parse_shape, default=SHAPES,
-                        help="queries x docs per query (default: 1000x1000 20000x10 100000x10)")
+                        help="queries x docs per query (default: 2000x1000 1000x1000 20000x10 100000x10)")
     parser.add_argument("--repeats", type=int, default=3, help="timed runs of each program (default: %(default)s)")
     parser.add_argument("--trec-eval", default=None, help="a trec_eval binary to time (or SEARCHGRADE_TREC_EVAL)")
     parser.add_argument("--json", default=None, help="also write the results to this JSON file")
+    parser.add_argument("--recorded", default=str(RESULTS),
+                        help="the results file whose recorded C figures stand in when no binary is given")
     parser.add_argument("--profile", type=parse_shape, default=None, metavar="QxD",
-                        help="profile the command line on one shape instead (e.g. 20000x10)")
+                        help="profile the command line on one shape instead (e.g. 2000x1000)")
     parser.add_argument("--worker", nargs=3, metavar=("LIB", "QRELS", "RUN"), help=argparse.SUPPRESS)
     parser.add_argument("--pytrec-cli", nargs=2, metavar=("QRELS", "RUN"), help=argparse.SUPPRESS)
-    args = parser.parse_args(argv)
+    return parser.parse_args(argv)
+
+
+def trec_eval_binary(given: str | None) -> Path | None:
+    """The C binary to time (None: say so on stderr); SystemExit(2) if it is not an executable file."""
+    if not given:  # this project never builds trec_eval; the C rows need a binary the user has
+        print("no trec_eval binary given (--trec-eval PATH or SEARCHGRADE_TREC_EVAL): the C program is not "
+              "timed; the ratios use the C figures recorded before, labelled with their date",
+              file=sys.stderr, flush=True)
+        return None
+    binary = Path(given).expanduser()
+    if not (binary.is_file() and os.access(binary, os.X_OK)):
+        print(f"bench_trec_eval: {binary} is not an executable file", file=sys.stderr)
+        raise SystemExit(2)
+    return binary
+
+
+def main(argv=None) -> int:
+    """Run every shape, print the table; exit status 1 if an output differs from trec_eval's or between readers."""
+    args = parse_args(argv)
     if args.pytrec_cli:
         pytrec_cli(*args.pytrec_cli)
         return 0
@@ -303,47 +424,54 @@ def main(argv=None) -> int:
     if args.profile:
         profile(args.profile)
         return 0
-    given = args.trec_eval or os.environ.get("SEARCHGRADE_TREC_EVAL")
-    binary = Path(given).expanduser() if given else None
-    if binary is None:  # this project never builds trec_eval; the C rows need a binary the user has
-        print("no trec_eval binary given (--trec-eval PATH or SEARCHGRADE_TREC_EVAL): the C program is not "
-              "timed; searchgrade is timed beside pytrec_eval only", file=sys.stderr, flush=True)
-    elif not (binary.is_file() and os.access(binary, os.X_OK)):
-        print(f"bench_trec_eval: {binary} is not an executable file", file=sys.stderr)
-        return 2
+    binary = trec_eval_binary(args.trec_eval or os.environ.get("SEARCHGRADE_TREC_EVAL"))
+    recorded = {} if binary is not None else recorded_c(Path(args.recorded))
     load_before = list(os.getloadavg())
     print(f"{os.cpu_count()} CPUs, load average {load_before[0]:.2f}; Python {platform.python_version()}; "
-          f"median of {args.repeats} runs", flush=True)
+          f"median of {args.repeats} runs; MB = MiB of peak resident memory (ru_maxrss)", flush=True)
     with tempfile.TemporaryDirectory() as tmp:
-        startup = median_times([timed_process([sys.executable, "-c", "import searchgrade.trec_eval"], Path(tmp) / "out")
+        startup = median_times([timed_process([*SG_CLI[:1], "-c", "import searchgrade.trec_eval"], Path(tmp) / "out")
                                 for _ in range(max(args.repeats, 3))])
     print(f"start-up (python -c 'import searchgrade.trec_eval'): {startup['wall_s']:.2f} s wall, "
-          f"{startup['cpu_s']:.2f} s CPU", flush=True)
+          f"{startup['cpu_s']:.2f} s CPU, {startup['peak_mb']:.0f} MB", flush=True)
     rows = []
     with tempfile.TemporaryDirectory() as tmp:
-        print_header(binary is not None)
+        print_header()
         for shape in args.shapes:
-            rows.append(bench_shape(binary, Path(tmp), shape, args.repeats))
+            rows.append(bench_shape(binary, Path(tmp), shape, args.repeats, recorded))
             print_row(rows[-1])
     load_after = list(os.getloadavg())
+    print(f"goals (issue 20): wall <= {GOAL_WALL}x and peak memory <= {GOAL_MEMORY}x trec_eval's; "
+          f"'recorded' C figures were not measured in this run")
     print(f"load average after: {load_after[0]:.2f} (a busy machine inflates wall times; CPU times less)")
     for row in rows:
         if not row.get("identical", True):
             print(f"DIFFERENT OUTPUT at {row['queries']} x {row['docs_per_query']}, lines per measure: "
                   f"{row['differing_lines']}")
+        if not row["identical_without_pyarrow"]:
+            print(f"DIFFERENT OUTPUT without pyarrow at {row['queries']} x {row['docs_per_query']}")
     if args.json:
-        from importlib import metadata
+        save(Path(args.json), record(rows, startup, args.repeats, load_before, load_after, binary), binary is not None)
+    return 0 if all(row.get("identical", True) and row["identical_without_pyarrow"] for row in rows) else 1
 
-        versions = {"python": platform.python_version(), "numpy": np.__version__,
-                    "pytrec_eval": metadata.version("pytrec-eval-terrier")}
-        if binary is not None:
-            versions["trec_eval"] = TREC_EVAL_VERSION
-        save(Path(args.json), {"date": time.strftime("%Y-%m-%d"), "shapes": rows, "startup": startup, "args": ARGS,
-                               "seed": SEED, "repeats": args.repeats,
-                               "load_average_before": load_before, "load_average_after": load_after,
-                               "machine": {"cpus": os.cpu_count(), "platform": platform.platform()},
-                               "versions": versions}, binary is not None)
-    return 0 if all(row.get("identical", True) for row in rows) else 1
+
+def record(rows: list, startup: dict, repeats: int, load_before: list, load_after: list, binary) -> dict:
+    """The JSON record of one run."""
+    from importlib import metadata
+
+    versions = {"python": platform.python_version(), "numpy": np.__version__,
+                "pytrec_eval": metadata.version("pytrec-eval-terrier")}
+    for package in ("pandas", "pyarrow"):
+        try:
+            versions[package] = metadata.version(package)
+        except metadata.PackageNotFoundError:
+            pass
+    if binary is not None:
+        versions["trec_eval"] = TREC_EVAL_VERSION
+    return {"date": time.strftime("%Y-%m-%d"), "shapes": rows, "startup": startup, "args": ARGS, "seed": SEED,
+            "repeats": repeats, "goals": {"ratio_wall": GOAL_WALL, "ratio_memory": GOAL_MEMORY},
+            "load_average_before": load_before, "load_average_after": load_after,
+            "machine": {"cpus": os.cpu_count(), "platform": platform.platform()}, "versions": versions}
 
 
 if __name__ == "__main__":

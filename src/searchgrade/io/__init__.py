@@ -42,19 +42,24 @@ from __future__ import annotations
 import math
 import operator
 import os
+import zlib
 from collections.abc import Iterable, Mapping
 from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
-import pandas as pd
 
-from . import frames as _frames
 from . import bulk as _trec_bulk
 from . import text as _trec_text
 from .types import Qrels, Run
 from .errors import FormatError, InputWarning, LineSet, ReadReport
-from .sources import decode, is_source, raw_bytes, read_source
+from .sources import decode, file_blocks, is_source, raw_bytes, read_source, regular_file
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+# pandas (and with pandas 3, pyarrow) is imported on first use: python -m searchgrade.trec_eval
+# reads files without it when pyarrow is installed (tests/test_io_blocks.py checks the import).
 
 __all__ = [
     "FormatError",
@@ -93,35 +98,65 @@ class LoadedRun(NamedTuple):
 
 
 # ------------------------------------------------------------------------------- reading
-def _parse(content: bytes | str, source: str, kind: str) -> tuple[dict, ReadReport]:
-    """Read raw content: the bulk reader for large regular files, else (or when it declines) the strict one."""
-    data = raw_bytes(source, content)
-    if isinstance(data, bytes) and len(data) >= _trec_bulk.MIN_BYTES:
-        got = _trec_bulk.read_bulk(data, source, kind)
+def _read(source, kind: str, *, columns: bool, name: str | None = None) -> tuple:
+    """Read a qrels or run source with the one choice of reader: ``(columns or nested dict, report)``.
+
+    source: a path, ``"-"`` or an open file (name None), or content already read (bytes or
+    str) that errors call name.  The choice, made here only:
+
+    1. a regular file of at least MIN_BYTES: the bulk reader, fed a block at a time
+       (the file is never held whole);
+    2. else the whole content, read once: the bulk reader if it is at least MIN_BYTES of bytes;
+    3. when the bulk reader declines (an irregular line, a document twice: anything it does
+       not read exactly as the strict reader would) or for small content: the strict line
+       reader, which defines the rules and names the line of any error.
+
+    ``columns=True`` gives :class:`searchgrade.io.bulk.Columns` (what searchgrade.trec_eval
+    reads), else ``{qid: {docno: value}}`` in file order.
+    """
+    tried = False
+    if name is None:
+        if regular_file(source) and os.stat(source).st_size >= _trec_bulk.MIN_BYTES:
+            tried = True
+            try:
+                got = _trec_bulk.read_blocks(file_blocks(source, _trec_bulk.BLOCK), str(source), kind)
+            except (FormatError, OSError, EOFError, zlib.error):  # the strict path below gives the error
+                got = None
+            got = _bulk_result(got, columns)
+            if got is not None:
+                return got
+        name, source = read_source(source)
+    data = raw_bytes(name, source)
+    del source
+    if not tried and isinstance(data, bytes) and len(data) >= _trec_bulk.MIN_BYTES:
+        got = _bulk_result(_trec_bulk.read_columns(data, name, kind), columns)
         if got is not None:
             return got
     strict = _trec_text.read_run_text if kind == "run" else _trec_text.read_qrels_text
-    return strict(decode(source, data), source)
+    nested, report = strict(decode(name, data), name)
+    if columns:
+        return _trec_bulk.columns_of(nested, np.float64 if kind == "run" else np.int64), report
+    return nested, report
+
+
+def _bulk_result(got: tuple | None, columns: bool) -> tuple | None:
+    """The bulk reader's ``(columns, report)`` as asked for, or None where a (query, document) pair repeats."""
+    if got is None:
+        return None
+    cols, report = got
+    if columns:
+        return None if _trec_bulk.has_repeats(cols) else got  # the strict reader names both lines
+    nested = _trec_bulk.nested(cols)
+    return None if nested is None else (nested, report)
 
 
 def _load_columns(source, kind: str, *, warn: bool = False) -> tuple[_trec_bulk.Columns, ReadReport]:
-    """A qrels or run source as columns (searchgrade.trec_eval's reading): the bulk reader's columns
-    for a large regular file, else the columns of what the strict reader reads; the same rules and
-    errors as :func:`load_qrels` / :func:`load_run`."""
-    name, content = read_source(source)
-    data = raw_bytes(name, content)
-    got = None
-    if isinstance(data, bytes) and len(data) >= _trec_bulk.MIN_BYTES:
-        got = _trec_bulk.read_columns(data, name, kind)
-        if got is not None and _trec_bulk.has_repeats(got[0]):
-            got = None  # a document twice: the strict reader names both lines
-    if got is None:
-        strict = _trec_text.read_run_text if kind == "run" else _trec_text.read_qrels_text
-        nested, report = strict(decode(name, data), name)
-        got = _trec_bulk.columns_of(nested, np.float64 if kind == "run" else np.int64), report
+    """A qrels or run source as columns (searchgrade.trec_eval's reading), with the rules and errors
+    of :func:`load_qrels` / :func:`load_run` (see :func:`_read`)."""
+    cols, report = _read(source, kind, columns=True)
     if warn:
-        got[1].warn()
-    return got
+        report.warn()
+    return cols, report
 
 
 def _text(lines: Iterable[str] | str, source: str) -> str:
@@ -140,8 +175,7 @@ def _text(lines: Iterable[str] | str, source: str) -> str:
 
 def load_qrels(source, *, warn: bool = False) -> LoadedQrels:
     """Read qrels from a path, ``"-"`` or an open file: ``(qrels, report)``; warn=True also warns on skips."""
-    name, content = read_source(source)
-    qrels, report = _parse(content, name, "qrels")
+    qrels, report = _read(source, "qrels", columns=False)
     if warn:
         report.warn()
     return LoadedQrels(qrels, report)
@@ -154,7 +188,7 @@ def read_qrels(source, *, warn: bool = True) -> Qrels:
 
 def parse_qrels(lines: Iterable[str] | str, source: str = "<string>", *, warn: bool = True) -> Qrels:
     """Parse qrels lines ``qid iter docno rel`` (a string or one line per item) into ``{qid: {docno: grade}}``."""
-    qrels, report = _parse(_text(lines, source), source, "qrels")
+    qrels, report = _read(_text(lines, source), "qrels", columns=False, name=source)
     if warn:
         report.warn()
     return qrels
@@ -162,8 +196,7 @@ def parse_qrels(lines: Iterable[str] | str, source: str = "<string>", *, warn: b
 
 def load_run(source, *, warn: bool = False) -> LoadedRun:
     """Read a run from a path, ``"-"`` or an open file: ``(run, name, report)``; warn=True also warns."""
-    name, content = read_source(source)
-    run, report = _parse(content, name, "run")
+    run, report = _read(source, "run", columns=False)
     if warn:
         report.warn()
     return LoadedRun(run, report.run_ids[0], report)
@@ -179,7 +212,7 @@ def parse_run(
     lines: Iterable[str] | str, source: str = "<string>", with_name: bool = False, *, warn: bool = True
 ) -> Run | tuple[Run, str]:
     """Parse run lines ``qid iter docno rank score runid`` into ``{qid: {docno: score}}``, in file order."""
-    run, report = _parse(_text(lines, source), source, "run")
+    run, report = _read(_text(lines, source), "run", columns=False, name=source)
     if warn:
         report.warn()
     return (run, report.run_ids[0]) if with_name else run
@@ -219,8 +252,10 @@ def _as(obj, columns, kind: str) -> dict:
         if isinstance(obj, Mapping):
             return obj
         return read_qrels(obj) if kind == "qrels" else read_run(obj)
+    from . import frames as _frames
+
     from_frame = _frames.qrels_from_frame if kind == "qrels" else _frames.run_from_frame
-    if isinstance(obj, pd.DataFrame):
+    if isinstance(obj, _frames.pd.DataFrame):
         return from_frame(obj, columns)
     if isinstance(obj, Iterable) and not isinstance(obj, (bytes, bytearray)):
         roles = _frames.QRELS_ROLES if kind == "qrels" else _frames.RUN_ROLES
@@ -233,11 +268,15 @@ def _as(obj, columns, kind: str) -> dict:
 
 def qrels_frame(obj, *, columns: Mapping[str, str] | None = None) -> pd.DataFrame:
     """Qrels (anything :func:`as_qrels` takes) as a DataFrame ``query_id, doc_id, relevance``."""
+    from . import frames as _frames
+
     return _frames.frame_of(as_qrels(obj, columns=columns), "relevance", np.int64)
 
 
 def run_frame(obj, *, columns: Mapping[str, str] | None = None) -> pd.DataFrame:
     """A run (anything :func:`as_run` takes) as a DataFrame ``query_id, doc_id, score``, in the run's order."""
+    from . import frames as _frames
+
     return _frames.frame_of(as_run(obj, columns=columns), "score", np.float64)
 
 

@@ -7,6 +7,7 @@ import os
 import stat
 import sys
 import zlib
+from collections.abc import Iterator
 
 from .errors import FormatError
 
@@ -61,15 +62,58 @@ def read_lines(stream, name: str) -> bytes | str:
     return parts[0][:0].join(parts) if parts else b""
 
 
-def check_lines(data: bytes, name: str) -> bytes:
-    """data, if no line in it is longer than MAX_LINE (one search per MAX_LINE bytes), else FormatError."""
+def check_lines(data: bytes, name: str, first_line: int = 1) -> bytes:
+    """data, if no line in it is longer than MAX_LINE (one search per MAX_LINE bytes), else FormatError.
+
+    first_line: the number of data's first line in its source (data starts at a line start).
+    """
     start, size = 0, len(data)
     while size - start > MAX_LINE:
         end = data.rfind(b"\n", start, start + MAX_LINE + 1)
         if end < 0:
-            raise _too_long(name, data.count(b"\n", 0, start) + 1)
+            raise _too_long(name, first_line + data.count(b"\n", 0, start))
         start = end + 1
     return data
+
+
+def regular_file(source) -> bool:
+    """True if source is a path (not ``"-"``) to a regular file."""
+    if not isinstance(source, (str, os.PathLike)) or (isinstance(source, str) and source == STDIN):
+        return False
+    try:
+        return stat.S_ISREG(os.stat(source).st_mode)
+    except (OSError, ValueError):
+        return False
+
+
+def file_blocks(path, size: int) -> Iterator[bytes]:
+    """A regular file's content in blocks of about size bytes, each cut after a line end (the last may have none).
+
+    What :func:`raw_bytes` makes of the whole file, a block at a time, so the file is never held
+    whole: gunzipped when it starts with gzip's magic bytes, without a UTF-8 byte-order mark;
+    FormatError at a line longer than MAX_LINE (the error :func:`check_lines` gives).  A broken
+    gzip stream raises what :mod:`gzip` raises (OSError, EOFError, zlib.error).
+    """
+    name = str(path)
+    with open(path, "rb") as raw:
+        stream = gzip.GzipFile(fileobj=raw) if raw.peek(2)[:2] == GZIP_MAGIC else raw
+        carry, line, first = b"", 1, True
+        while part := stream.read(size):
+            if first:
+                part, first = part.removeprefix(_BOM), False
+            cut = part.rfind(b"\n") + 1
+            if not cut:
+                carry = check_lines(carry + part, name, line)
+                continue
+            block = b"".join((carry, memoryview(part)[:cut])) if carry or cut < len(part) else part
+            carry = part[cut:]
+            del part
+            check_lines(block, name, line)
+            line += block.count(b"\n")
+            yield block
+            del block
+        if carry:
+            yield check_lines(carry, name, line)
 
 
 def _too_long(name: str, line: int) -> FormatError:

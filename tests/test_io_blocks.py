@@ -1,0 +1,170 @@
+"""The bulk reader reads in blocks: cut anywhere at a line end, it accepts and refuses exactly what it
+accepts and refuses in one piece (and what the strict reader does), and a file path is read a block at
+a time without holding the whole file."""
+from __future__ import annotations
+
+import gzip
+import warnings
+
+import numpy as np
+import pytest
+
+import searchgrade.io as sgio
+from searchgrade.io import FormatError, load_qrels, load_run, parse_run
+from searchgrade.io import bulk as _trec_bulk
+from searchgrade.io import sources as _sources
+from searchgrade.io import text as _trec_text
+from test_hostile_inputs import PAD_QRELS, PAD_RUN, _cases, _outcome
+from test_io_inputs import ENGINES, IRREGULAR, big_qrels_text, big_run_text, irregular
+
+BLOCKS = [997, 4096, 1 << 22]  # bytes per block: a few lines (cut anywhere), more lines, one block
+CUTS = [4096, 30011]  # for the many small cases: cuts inside the padding and near the odd line
+ENGINE_NAMES = [p.values[0] if hasattr(p, "values") else p for p in ENGINES]
+
+
+def _engines():
+    return [e for e in ENGINE_NAMES if e != "arrow" or _trec_bulk._pyarrow() is not None]
+
+
+def _strict(kind: str, text: str):
+    return _outcome(_trec_text.read_qrels_text if kind == "qrels" else _trec_text.read_run_text, text, "x")
+
+
+@pytest.mark.parametrize("block", BLOCKS)
+def test_blocks_give_the_same_columns_as_the_strict_reader(block):
+    for kind, text in [("run", big_run_text()), ("qrels", big_qrels_text())]:
+        for engine in _engines():
+            got = _trec_bulk.read_bulk(text.encode(), "x", kind, engine, block=block)
+            assert got is not None and got == _strict(kind, text), (kind, engine)
+
+
+@pytest.mark.parametrize("block", CUTS)
+@pytest.mark.parametrize("where", ["after", "before"])
+def test_blocks_accept_and_refuse_what_the_strict_reader_does(block, where):
+    for kind, case in _cases():
+        pad = PAD_QRELS if kind == "qrels" else PAD_RUN
+        text = pad + case if where == "after" else case + pad
+        strict = _strict(kind, text)
+        for engine in _engines():
+            got = _trec_bulk.read_bulk(text.encode(), "x", kind, engine, block=block)
+            assert got is None or got == strict, (engine, case)
+
+
+@pytest.mark.parametrize("block", CUTS)
+@pytest.mark.parametrize("kind", IRREGULAR)
+def test_blocks_agree_or_decline_on_irregular_runs(kind, block):
+    text = irregular(kind)
+    strict = _strict("run", text)
+    for engine in _engines():
+        got = _trec_bulk.read_bulk(text.encode(), "x", "run", engine, block=block)
+        assert got is None or got == strict, engine
+
+
+@pytest.mark.parametrize("block", CUTS)
+def test_blank_lines_at_the_end_are_counted_across_blocks(block):
+    text = big_run_text() + "\n  \n\t\n\n"
+    got = _trec_bulk.read_bulk(text.encode(), "x", "run", block=block)
+    assert got == _strict("run", text) and got[1].blank.count == 4
+
+
+def test_a_block_with_tabs_is_read_by_pandas_beside_blocks_read_by_pyarrow():
+    lines = big_run_text().splitlines(keepends=True)
+    text = "".join(lines[:1500]) + "".join(line.replace(" ", "\t") for line in lines[1500:])
+    for engine in _engines():
+        assert _trec_bulk.read_bulk(text.encode(), "x", "run", engine, block=4096) == _strict("run", text)
+
+
+def test_ids_are_numbered_for_the_whole_file_in_order_of_first_appearance():
+    text = big_run_text(n_queries=10, n_docs=300)
+    one = _trec_bulk.read_columns(text.encode(), "x", "run", block=1 << 22)[0]
+    for engine in _engines():
+        many = _trec_bulk.read_columns(text.encode(), "x", "run", engine, block=1000)[0]
+        assert many.keys == one.keys and many.doc_keys == one.doc_keys
+        assert np.array_equal(many.codes, one.codes) and np.array_equal(many.doc_codes, one.doc_codes)
+        assert np.array_equal(many.values, one.values)
+
+
+# ------------------------------------------------------------------------------- files
+@pytest.mark.parametrize("packed", ["plain", "gzip"])
+def test_file_blocks_are_the_whole_content_cut_at_line_ends(tmp_path, packed):
+    raw = b"\xef\xbb\xbf" + big_run_text().encode() + b"q9 Q0 last 1 1 sys"  # a BOM; no final line end
+    path = tmp_path / "run"
+    path.write_bytes(gzip.compress(raw) if packed == "gzip" else raw)
+    blocks = list(_sources.file_blocks(path, 1000))
+    assert b"".join(blocks) == raw[3:]
+    assert len(blocks) > 10 and all(b.endswith(b"\n") for b in blocks[:-1])
+
+
+def test_file_blocks_refuse_a_long_line_where_check_lines_does(tmp_path, monkeypatch):
+    monkeypatch.setattr(_sources, "MAX_LINE", 64)
+    raw = b"q1 Q0 d 1 1 s\n" * 40 + b"x" * 100 + b"\n" + b"q1 Q0 e 1 1 s\n"
+    path = tmp_path / "run"
+    path.write_bytes(raw)
+    for size in (7, 50, 4096):
+        with pytest.raises(FormatError) as err:
+            list(_sources.file_blocks(path, size))
+        assert err.value.line == 41
+    with pytest.raises(FormatError) as whole:
+        _sources.check_lines(raw, str(path))
+    assert whole.value.line == 41
+
+
+def test_a_large_file_is_never_read_whole(tmp_path, monkeypatch):
+    path = tmp_path / "run"
+    path.write_text(big_run_text())
+    monkeypatch.setattr(_trec_bulk, "BLOCK", 4096)
+    expected = load_run(path)
+    monkeypatch.setattr(sgio, "read_source", lambda source: pytest.fail("read whole"))
+    assert load_run(path) == expected and sgio._load_columns(path, "run")[1] == expected.report
+
+
+def test_a_file_declined_in_a_later_block_gets_the_strict_readers_error(tmp_path, monkeypatch):
+    lines = big_run_text().splitlines(keepends=True)
+    path = tmp_path / "run"
+    path.write_text("".join(lines + [lines[3]]))  # the 4th line again, at the end
+    monkeypatch.setattr(_trec_bulk, "BLOCK", 4096)
+    with pytest.raises(FormatError) as err:
+        sgio._load_columns(path, "run")
+    assert err.value.line == len(lines) + 1 and "already on line 4" in str(err.value)
+
+
+@pytest.mark.parametrize("kind", ["run", "qrels"])
+def test_paths_and_open_files_read_the_same(tmp_path, monkeypatch, kind):
+    text = big_run_text() if kind == "run" else big_qrels_text()
+    path = tmp_path / kind
+    path.write_bytes(gzip.compress(text.encode()))
+    monkeypatch.setattr(_trec_bulk, "BLOCK", 5000)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        from_path = sgio._load_columns(path, kind)
+        with open(path, "rb") as fh:
+            from_file = sgio._load_columns(fh, kind)
+    assert from_path[0].keys == from_file[0].keys and from_path[0].doc_keys == from_file[0].doc_keys
+    assert np.array_equal(from_path[0].values, from_file[0].values)
+    load = load_run if kind == "run" else load_qrels
+    assert load(path)[0] == (parse_run(text) if kind == "run" else _trec_text.read_qrels_text(text, "x")[0])
+
+
+@pytest.mark.skipif(_trec_bulk._pyarrow() is None, reason="no pyarrow")
+def test_reading_with_pyarrow_does_not_import_pandas(tmp_path):
+    import subprocess
+    import sys
+
+    path = tmp_path / "run"
+    path.write_text(big_run_text())
+    code = ("import sys; from searchgrade.io import _load_columns; cols, _ = _load_columns(sys.argv[1], 'run'); "
+            "print(len(cols.values), 'pandas' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True)
+    assert out.stdout.split() == ["2000", "False"]
+
+
+@pytest.mark.parametrize("n_docs", [3, 5000])  # few documents: a table of pairs; many: sorted keys
+def test_has_repeats_finds_a_pair_twice_either_way(n_docs):
+    rng = np.random.default_rng(5)
+    codes = np.repeat(np.arange(40, dtype=np.int32), 3)
+    docs = np.concatenate([rng.choice(n_docs, 3, replace=False) for _ in range(40)]).astype(np.int32)
+    cols = _trec_bulk.Columns(codes, [f"q{i}" for i in range(40)], docs, [f"d{i}" for i in range(n_docs)],
+                              np.zeros(120), (), None)
+    assert not _trec_bulk.has_repeats(cols)  # with 3 documents, every query holds the same three: no repeat
+    docs[61] = docs[60]  # query 20 holds one document twice
+    assert _trec_bulk.has_repeats(cols._replace(doc_codes=docs))
