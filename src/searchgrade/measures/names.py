@@ -37,7 +37,7 @@ from typing import Mapping
 from .params import Param, fmt_value
 from .registry import ALIASES, ANY, COMMON, FAMILIES, IR_FIXED, IR_RENAME, Family, TrecName, family, trec_root
 
-__all__ = ["Measure", "parse_measure", "known_measures", "trec_expand", "is_ir_measure"]
+__all__ = ["Measure", "parse_measure", "known_measures", "trec_expand", "is_ir_measure", "trec_float"]
 
 
 @dataclass(frozen=True)
@@ -354,7 +354,7 @@ def _trec_measure(spelling: str, fam: Family, spec: TrecName, value: str) -> Mea
     return _build(spelling, fam, items, None, implied=implied)
 
 
-def _trec_float(where: str, text: str) -> float:
+def trec_float(where: str, text: str) -> float:
     """A number as trec_eval's atof reads it, or ValueError."""
     if not _ATOF.fullmatch(text):
         raise ValueError(f"measure {where}: {text!r} is not a number")
@@ -368,9 +368,9 @@ def _trec_items(where: str, fam: Family, spec: TrecName, text: str) -> tuple[lis
         if len(values) != len(spec.params):
             raise ValueError(f"measure {where}: trec_eval's {spec.root} takes {len(spec.params)} value(s) "
                              f"({','.join(spec.params)}), not {len(values)}")
-        return [(p, _trec_float(where, v)) for p, v in zip(spec.params, values)], spec.implied
+        return [(p, trec_float(where, v)) for p, v in zip(spec.params, values)], spec.implied
     if spec.style == "list":
-        return [(spec.params[0], tuple(_trec_float(where, v) for v in text.split(",")))], spec.implied
+        return [(spec.params[0], tuple(trec_float(where, v) for v in text.split(",")))], spec.implied
     items, gains = [], {}
     for part in text.split(","):
         name, eq, value = part.partition("=")
@@ -379,11 +379,11 @@ def _trec_items(where: str, fam: Family, spec: TrecName, text: str) -> tuple[lis
         if "gains" in spec.params and _GRADE.fullmatch(name):
             if int(name) in gains:
                 raise ValueError(f"measure {where}: the gain of grade {int(name)} is given twice")
-            gains[int(name)] = _trec_float(where, value)
+            gains[int(name)] = trec_float(where, value)
         elif name in spec.params and name != "gains":
             if name in dict(items):
                 raise ValueError(f"measure {where}: parameter {name!r} is given twice")
-            items.append((name, _trec_float(where, value)))
+            items.append((name, trec_float(where, value)))
         else:
             allowed = " and ".join(["grade=gain pairs" if p == "gains" else f"{p}=" for p in spec.params])
             raise ValueError(f"measure {where}: unknown parameter {name!r} (trec_eval's {spec.root} takes "
@@ -404,7 +404,7 @@ def _trec_cuts(where: str, spec: TrecName, text: str) -> list:
                 raise ValueError(f"measure {where}: cut-off {item!r} is not a number (e.g. {spec.root}.5,10)")
             values.append(min(int(item.split(".")[0]), LONG_MAX))  # atol saturates at LONG_MAX
         else:
-            values.append(_trec_float(where, item))
+            values.append(trec_float(where, item))
     values.sort()
     if spec.style == "cut" and values[0] <= 0:
         raise ValueError(f"measure {where}: cut-offs must be positive")

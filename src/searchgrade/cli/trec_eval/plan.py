@@ -4,7 +4,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from ...measures.names import LONG_MAX, Measure, _trec_float, trec_expand
+from ...measures.names import LONG_MAX, Measure, trec_float, trec_expand
 from ...measures.registry import TREC_ORDER, TREC_SETS, trec_root
 from .args import UsageError
 
@@ -71,7 +71,7 @@ def _lines(root: str, text: str | None, rel: int, n_docs: int | None = None) -> 
             if len(values) != 1:
                 raise UsageError(f"measure {where}: one length expected")
             try:
-                length = _trec_float(where, values[0])
+                length = trec_float(where, values[0])
             except ValueError as err:
                 raise UsageError(str(err)) from None
             if not math.isfinite(length):
