@@ -39,7 +39,7 @@ from .kernels import binary as binary_k, graded as graded_k, trec_walk as trec_w
 from .params import (Param, above_one, finite, fmt_value, gain_map, open_unit, positive, positive_int,
                       recall_levels)
 
-__all__ = ["TrecName", "IrParam", "Family", "FAMILIES", "ALIASES", "COMMON", "TREC_ORDER", "TREC_SETS",
+__all__ = ["TrecName", "IrParam", "Family", "FAMILIES", "register_family", "ALIASES", "COMMON", "TREC_ORDER", "TREC_SETS",
            "family", "trec_root", "IR_FIXED", "IR_RENAME"]
 
 
@@ -433,6 +433,25 @@ TREC_SETS = {
 
 _BY_LOWER = {name.lower(): name for name in FAMILIES}
 _BY_ROOT = {spec.root: (fam, spec) for fam in FAMILIES.values() for spec in fam.trec}
+
+
+def register_family(row: Family, replace: bool = False) -> Family:
+    """Add a measure family (one row: its kernel ``kernel(ctx, measure) -> per-query values`` and rules).
+
+    What the built-in rows get, a registered row gets too: its names parse everywhere (``evaluate``,
+    ``Evaluator``, ``compare``), its parameters are checked, and :func:`searchgrade.measure_table`
+    lists it.  Its trec_eval names, if it has any, are read by ``-m`` only when listed in TREC_ORDER.
+    """
+    taken = family(row.name)
+    if taken is not None and not (replace and taken.name == row.name):
+        raise ValueError(f"a measure family named {taken.name!r} is already registered")
+    clash = [spec.root for spec in row.trec if spec.root in _BY_ROOT and _BY_ROOT[spec.root][0].name != row.name]
+    if clash:
+        raise ValueError(f"trec_eval name(s) {', '.join(clash)} already belong to another family")
+    FAMILIES[row.name] = row
+    _BY_LOWER[row.name.lower()] = row.name
+    _BY_ROOT.update({spec.root: (row, spec) for spec in row.trec})
+    return row
 
 
 def family(name: str) -> Family | None:
