@@ -17,6 +17,7 @@ import math
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 
+from ..io import trec_order
 from ..io.types import Run
 
 __all__ = ["ranking", "cut", "rrf", "minmax", "convex", "zscore", "rank_scores", "normalise", "NORMALISATIONS",
@@ -24,8 +25,8 @@ __all__ = ["ranking", "cut", "rrf", "minmax", "convex", "zscore", "rank_scores",
 
 
 def ranking(scores: Mapping[str, float]) -> list[str]:
-    """Document ids in trec_eval order: score descending, then docid descending."""
-    return [d for d, _ in sorted(scores.items(), key=lambda item: (item[1], item[0]), reverse=True)]
+    """Document ids in trec_eval order: score descending, then docid descending (:func:`searchgrade.io.trec_order`)."""
+    return trec_order(scores)
 
 
 def cut(run: Mapping[str, Mapping[str, float]], n: int) -> Run:

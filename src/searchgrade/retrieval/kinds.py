@@ -100,7 +100,7 @@ def register_kind(kind: Kind, replace: bool = False) -> Kind:
 
 
 def describe() -> str:
-    """One line per kind: its name, description and keys (required ones marked with *)."""
+    """One line per kind: its name, description and keys (required ones marked with ``*``)."""
     def key(k, default):
         return f"{k}*" if default is REQUIRED else k
     return "\n".join(f"{k.name:8s} {k.description} (keys: {', '.join(key(n, d) for n, (_, d) in k.keys.items())})"
