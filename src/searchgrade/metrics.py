@@ -122,10 +122,12 @@ form.
 from __future__ import annotations
 
 import math
-from typing import Iterable, Mapping, NamedTuple, Sequence
+from typing import TYPE_CHECKING, Iterable, Mapping, NamedTuple, Sequence
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:  # pandas is imported where a function needs it: the trec_eval command never does
+    import pandas as pd
 
 from . import io as _io
 from .io.sources import is_source
@@ -359,6 +361,8 @@ def _column_for(df: pd.DataFrame, spec) -> tuple[str, Measure]:
 
 def _measure_columns(df: pd.DataFrame) -> list[tuple[str, Measure]]:
     """Every column whose name is a measure name; numeric columns that are not are reported, others ignored."""
+    import pandas as pd
+
     pairs, skipped = [], []
     for col in df.columns:
         try:
@@ -381,6 +385,8 @@ def aggregate(df: pd.DataFrame, measures: Iterable | None = None) -> pd.Series:
     columns, found by the measure's printed name (or the spelling as given),
     in that order; a KeyError names any that is missing.
     """
+    import pandas as pd
+
     if not isinstance(df, pd.DataFrame):
         raise TypeError(f"aggregate needs the DataFrame that evaluate() returns, not {type(df).__name__}")
     if measures is None:

@@ -9,10 +9,12 @@ run and returns the per-query table.
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Iterable, Sequence
+from typing import TYPE_CHECKING, Iterable, Sequence
 
 import numpy as np
-import pandas as pd
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 from .kernels.base import Ranked
 from .names import Measure, is_ir_measure, parse_measure
@@ -89,6 +91,8 @@ def evaluate_ranked(measures: Sequence[Measure], rows: Sequence, ctx: Ranked) ->
 
 def frame(rows: Sequence, values: dict) -> pd.DataFrame:
     """The per-query table of ``{column: one value per row}``: index "qid", the columns in the dict's order."""
+    import pandas as pd  # here, not at import: the trec_eval command builds no DataFrame
+
     index = pd.Index(rows, name="qid", dtype=object, tupleize_cols=False)  # a tuple id is one id, not levels
     # copy=False: each kernel's fresh array becomes a column as it is (no stacking of the columns into one
     # block, a copy of the whole table)

@@ -8,8 +8,10 @@ registry appears in every table, and a fact changed in a row changes every table
 from __future__ import annotations
 
 import textwrap
+from typing import TYPE_CHECKING
 
-import pandas as pd
+if TYPE_CHECKING:  # imported by measure_table: the trec_eval command builds no DataFrame
+    import pandas as pd
 
 from .kernels.base import MIN_GEO_MEAN
 from .names import _trec_form
@@ -95,4 +97,6 @@ def measure_table() -> pd.DataFrame:
         "ranx": f.ranx,
         "source": f.cite,
     } for f in FAMILIES.values()]
+    import pandas as pd
+
     return pd.DataFrame(rows).set_index("measure")
