@@ -67,10 +67,11 @@ def test_blank_lines_at_the_end_are_counted_across_blocks(block):
     assert got == _strict("run", text) and got[1].blank.count == 4
 
 
-def test_a_block_with_tabs_is_read_by_pandas_beside_blocks_read_by_pyarrow():
+def test_a_block_with_tabs_is_read_by_pandas_beside_blocks_read_by_numpy_or_pyarrow():
     lines = big_run_text().splitlines(keepends=True)
     text = "".join(lines[:1500]) + "".join(line.replace(" ", "\t") for line in lines[1500:])
-    for engine in _engines():
+    assert _trec_bulk.read_bulk(text.encode(), "x", "run", "numpy", block=4096) is None  # numpy alone declines
+    for engine in [None, *(e for e in _engines() if e != "numpy")]:  # None: numpy, then the others
         assert _trec_bulk.read_bulk(text.encode(), "x", "run", engine, block=4096) == _strict("run", text)
 
 
@@ -145,17 +146,28 @@ def test_paths_and_open_files_read_the_same(tmp_path, monkeypatch, kind):
     assert load(path)[0] == (parse_run(text) if kind == "run" else _trec_text.read_qrels_text(text, "x")[0])
 
 
-@pytest.mark.skipif(_trec_bulk._pyarrow() is None, reason="no pyarrow")
-def test_reading_with_pyarrow_does_not_import_pandas(tmp_path):
+def _imported_while_reading(path) -> list[str]:
+    """Reading path's run in a fresh process: [rows, whether pandas was imported, whether pyarrow was]."""
     import subprocess
     import sys
 
+    code = ("import sys; from searchgrade.io import _load_columns; cols, _ = _load_columns(sys.argv[1], 'run'); "
+            "print(len(cols.values), 'pandas' in sys.modules, 'pyarrow' in sys.modules)")
+    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True)
+    return out.stdout.split()
+
+
+def test_a_regular_file_is_read_by_numpy_alone(tmp_path):
     path = tmp_path / "run"
     path.write_text(big_run_text())
-    code = ("import sys; from searchgrade.io import _load_columns; cols, _ = _load_columns(sys.argv[1], 'run'); "
-            "print(len(cols.values), 'pandas' in sys.modules)")
-    out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True)
-    assert out.stdout.split() == ["2000", "False"]
+    assert _imported_while_reading(path) == ["2000", "False", "False"]
+
+
+@pytest.mark.skipif(_trec_bulk._pyarrow() is None, reason="no pyarrow")
+def test_reading_with_pyarrow_does_not_import_pandas(tmp_path):
+    path = tmp_path / "run"
+    path.write_text(big_run_text().replace("doc-0-0 ", "문서-0-0 "))  # not ASCII: the numpy engine declines
+    assert _imported_while_reading(path)[:2] == ["2000", "False"]
 
 
 @pytest.mark.parametrize("n_docs", [3, 5000])  # few documents: a table of pairs; many: sorted keys

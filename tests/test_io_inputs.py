@@ -60,8 +60,8 @@ def parsed_text(text: str) -> tuple[dict, ReadReport]:
 
 
 # ============================================================================ sources
-ENGINES = [pytest.param("arrow", marks=pytest.mark.skipif(_trec_bulk._pyarrow() is None, reason="no pyarrow")),
-           "pandas"]
+ENGINES = ["numpy", pytest.param("arrow", marks=pytest.mark.skipif(_trec_bulk._pyarrow() is None,
+                                                                   reason="no pyarrow")), "pandas"]
 
 
 @pytest.mark.parametrize("engine", ENGINES)

@@ -58,8 +58,8 @@ from .sources import decode, file_blocks, is_source, raw_bytes, read_source, reg
 if TYPE_CHECKING:
     import pandas as pd
 
-# pandas (and with pandas 3, pyarrow) is imported on first use: python -m searchgrade.trec_eval
-# reads files without it when pyarrow is installed (tests/test_io_blocks.py checks the import).
+# pandas (and with pandas 3, pyarrow) is imported on first use: a regular file is read by numpy
+# alone, one that numpy's engine declines by pyarrow where installed (tests/test_io_blocks.py checks both).
 
 __all__ = [
     "FormatError",

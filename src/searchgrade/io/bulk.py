@@ -13,9 +13,10 @@ becomes a few numpy columns (ids as int32 codes into that block's distinct ids) 
 freed; at the end the blocks' distinct ids are numbered once for the whole file (the only
 Python objects made are one str per distinct id).
 
-Engines: pyarrow's CSV reader when pyarrow is installed and fields are separated by single
-spaces (the usual layout; about three times faster), else pandas' C reader (any run of
-spaces and tabs).  The engine is chosen per block.
+Engines, chosen per block: numpy alone (:mod:`searchgrade.io.fields`) for the usual layout
+(ASCII, fields separated by single spaces, numbers in plain decimal form: no parser library
+is imported); where it declines, pyarrow's CSV reader when pyarrow is installed and fields
+are separated by single spaces, else pandas' C reader (any run of spaces and tabs).
 """
 from __future__ import annotations
 
@@ -31,12 +32,14 @@ from typing import NamedTuple
 
 import numpy as np
 
+from . import fields
 from .errors import LineSet, ReadReport
 
 MIN_BYTES = 1 << 15  # below this the line-by-line reader is faster than starting a bulk reader
 BLOCK = 1 << 22  # bytes of text parsed at a time (cut at a line end): what the reading holds besides its columns
+PIECE = 1 << 20  # bytes the numpy engine splits at a time (its arrays are about 8 times larger)
 _THREADS_FROM = 1 << 21  # from 2 MB on, pyarrow parses parts of 1 MB on its threads
-ENGINES = ("arrow", "pandas")
+ENGINES = ("numpy", "arrow", "pandas")
 
 _NAMES = {"run": ["qid", "iter", "docno", "rank", "score", "runid"], "qrels": ["qid", "iter", "docno", "rel"]}
 _NUMBERS = {"rank": "int64", "score": "float64", "rel": "int64"}
@@ -71,7 +74,7 @@ class Columns(NamedTuple):
 class _Block(NamedTuple):
     """One block's columns: ids as parts (codes, that part's distinct ids), numbered for the file later."""
 
-    qids: list  # [(codes, distinct ids: a pyarrow array or an object ndarray)]
+    qids: list  # [(codes, distinct ids: a pyarrow array, an object ndarray or a uint8 matrix of NUL-padded bytes)]
     docs: list
     values: np.ndarray
     run_ids: tuple  # in order of first appearance in the block
@@ -184,6 +187,60 @@ def _arrow_block(raw: bytes, kind: str, shape: _Shape) -> _Block | None:
     return _Block(parts["qid"], parts["docno"], value, run_ids, last)
 
 
+def _numpy_block(raw: bytes, kind: str, shape: _Shape) -> _Block | None:
+    """A block's columns split by numpy alone (:mod:`searchgrade.io.fields`), or None where it declines.
+
+    The block is split in pieces of about PIECE bytes, whose arrays stay in the processor's cache.
+    """
+    if shape.tabs or b"\r" in raw:
+        return None
+    data = raw if shape.end == len(raw) else raw[:shape.end]
+    pieces = [_numpy_piece(np.frombuffer(piece, dtype=np.uint8), kind) for piece in split_blocks(data, PIECE)]
+    if not pieces or any(piece is None for piece in pieces):
+        return None
+    values = pieces[0].values if len(pieces) == 1 else np.concatenate([piece.values for piece in pieces])
+    run_ids = tuple(dict.fromkeys(chain.from_iterable(piece.run_ids for piece in pieces)))
+    return _Block([part for piece in pieces for part in piece.qids], [part for piece in pieces for part in piece.docs],
+                  values, run_ids, pieces[-1].last_run_id)
+
+
+def _numpy_piece(a: np.ndarray, kind: str) -> _Block | None:
+    """Lines of ASCII bytes as a block's columns, or None (see _numpy_block)."""
+    bounds = fields.field_bounds(a, len(_NAMES[kind])) if a.max(initial=0) < 128 else None
+    if bounds is None:
+        return None
+    field = {name: (a, bounds[0][:, i], bounds[1][:, i]) for i, name in enumerate(_NAMES[kind])}
+    qids = fields.distinct(fields.field_bytes(*field["qid"]), grouped=True)
+    docs = fields.distinct(fields.field_bytes(*field["docno"]))
+    if qids is None or docs is None:
+        return None
+    run_ids, last = (), None
+    if kind == "run":
+        values = fields.decimals(*field["score"])
+        if values is None or not fields.are_integers(*field["rank"]):
+            return None
+        run_ids, last = _numpy_run_ids(*field["runid"])
+        if last is None:
+            return None
+    else:
+        values = fields.integers(*field["rel"])
+        if values is None:
+            return None
+    return _Block([qids], [docs], values, run_ids, last)
+
+
+def _numpy_run_ids(a: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> tuple[tuple, str | None]:
+    """(distinct run ids in order of first appearance, the last line's), or ((), None) on a hash collision."""
+    if fields.same(a, starts, lengths):  # one run id, the usual file
+        name = a[starts[0]:starts[0] + lengths[0]].tobytes().decode("ascii")
+        return (name,), name
+    ids = fields.distinct(fields.field_bytes(a, starts, lengths), grouped=True)
+    if ids is None:
+        return (), None
+    names = fields.texts(ids[1])
+    return tuple(names), names[ids[0][-1]]
+
+
 _PANDAS = {"header": None, "index_col": False, "quoting": csv.QUOTE_NONE, "na_filter": False,
            "engine": "c", "encoding": "utf-8", "skip_blank_lines": False}
 _PANDAS_TYPES = {"qid": object, "iter": "category", "docno": object, "runid": "category"}
@@ -240,13 +297,16 @@ def _number(parts: list, total: int) -> tuple[np.ndarray, list]:
     if not parts:
         return out, []
     dictionaries = [keys for _, keys in parts]
-    if all(not isinstance(keys, np.ndarray) for keys in dictionaries):
+    if all(_is_bytes(keys) for keys in dictionaries):
+        numbering, distinct = _number_bytes(dictionaries)
+    elif all(not isinstance(keys, np.ndarray) for keys in dictionaries):
         pa = _pyarrow()
         encoded = pa.concat_arrays(dictionaries).dictionary_encode()
         numbering, distinct = _numpy(encoded.indices), encoded.dictionary.to_pylist()
     else:
         pd = _pandas()
-        objects = [keys if isinstance(keys, np.ndarray) else np.array(keys.to_pylist(), dtype=object)
+        objects = [np.array(fields.texts(keys), dtype=object) if _is_bytes(keys)
+                   else keys if isinstance(keys, np.ndarray) else np.array(keys.to_pylist(), dtype=object)
                    for keys in dictionaries]
         numbering, distinct = pd.factorize(np.concatenate(objects))
         distinct = distinct.tolist()
@@ -257,15 +317,41 @@ def _number(parts: list, total: int) -> tuple[np.ndarray, list]:
     return out, distinct
 
 
+def _is_bytes(keys) -> bool:
+    """Whether a part's distinct ids are the numpy engine's matrix of NUL-padded bytes."""
+    return isinstance(keys, np.ndarray) and keys.dtype == np.uint8
+
+
+def _number_bytes(dictionaries: list) -> tuple[np.ndarray, list]:
+    """(number of each part's distinct id, distinct ids) where every part came from the numpy engine."""
+    width = max(keys.shape[1] for keys in dictionaries)
+    mat = np.zeros((sum(map(len, dictionaries)), width), dtype=np.uint8)
+    row = 0
+    for keys in dictionaries:
+        mat[row:row + len(keys), :keys.shape[1]] = keys
+        row += len(keys)
+    got = fields.distinct(mat)
+    if got is None:  # two ids with one key across blocks: numbered through their text instead
+        numbering, distinct = _pandas().factorize(np.array(fields.texts(mat), dtype=object))
+        return numbering, distinct.tolist()
+    return got[0], fields.texts(got[1])
+
+
 def _block(raw: bytes, kind: str, engine: str | None, shape: _Shape) -> _Block | None:
-    """A block of data lines as columns, or None for the strict reader."""
-    if engine is None:
-        engine = "arrow" if _pyarrow() is not None else "pandas"
-    read = _arrow_block if engine == "arrow" and not shape.tabs else _pandas_block
-    block = read(raw, kind, shape)
+    """A block of data lines as columns, or None for the strict reader (engine None: numpy, then pyarrow or pandas)."""
+    block = None
+    for name in ("numpy", "arrow") if engine is None else (engine,):
+        if name == "arrow" and (shape.tabs or _pyarrow() is None):  # imported only when numpy declines
+            name = "pandas"
+        block = _READERS[name](raw, kind, shape)
+        if block is not None:
+            break
     if block is not None and kind == "run" and not np.isfinite(block.values).all():
         return None
     return block
+
+
+_READERS = {"numpy": _numpy_block, "arrow": _arrow_block, "pandas": _pandas_block}
 
 
 def _malloc_trim():

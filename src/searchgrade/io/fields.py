@@ -1,0 +1,180 @@
+"""TREC lines split into numpy columns by numpy alone: the bulk reader's engine for the usual layout.
+
+It reads a block only when the block is plain ASCII and every line holds exactly its fields
+(6 in a run, 4 in qrels), each separated by one space, the line ended by a newline (the last
+may have none); ranks and grades are decimal integers and scores decimal numbers.  On anything
+else it returns None and the bulk reader hands the block to another engine or to the strict
+line reader, which defines the rules.
+
+No Python object is made per line; numbers are read one character column at a time over all
+lines.  An id's bytes, padded with NULs to a multiple of 8 bytes, are folded into one 64-bit
+key per row: the bytes themselves for ids of at most 7 bytes, else a hash, and every row is
+then compared with the first row of its key, so a collision declines the block instead of
+merging two ids.  A score with at most 16 digits and no exponent is computed as
+``m / 10**k`` (its digits as an integer over a power of ten): when ``m <= 2**53`` and
+``k <= 22`` both are exact doubles and the one division rounds correctly, so the value is the
+one ``float()`` gives.  Other scores go through ``float()``, one per score.
+"""
+from __future__ import annotations
+
+import numpy as np
+
+SPACE, NEWLINE, DOT, PLUS, MINUS, ZERO = (ord(c) for c in " \n.+-0")
+_MIX = np.uint64(0x9E3779B97F4A7C15)  # an odd constant (the golden ratio's bits) for folding 8-byte words
+_POW10 = np.array([float(10**k) for k in range(23)])  # exact doubles
+_EXACT = 2**53  # integers up to here are exact doubles
+_NUMBER_BYTES = np.zeros(256, dtype=bool)  # what a decimal number's text may hold (and the NUL padding)
+_NUMBER_BYTES[[0, DOT, PLUS, MINUS, ord("e"), ord("E"), *range(ZERO, ZERO + 10)]] = True
+
+
+def field_bounds(a: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray] | None:
+    """(starts, lengths) of each line's n fields, arrays of shape (lines, n); None unless every line
+    has exactly n non-empty fields separated by single spaces."""
+    seps = np.flatnonzero((a == SPACE) | (a == NEWLINE))
+    newline = a[seps] == NEWLINE
+    if not len(a) or a[-1] != NEWLINE:  # the last line without its newline
+        seps, newline = np.append(seps, len(a)), np.append(newline, True)
+    if len(seps) % n:
+        return None
+    newline = newline.reshape(-1, n)
+    if newline[:, :-1].any() or not newline[:, -1].all():
+        return None
+    starts = np.empty(len(seps), dtype=seps.dtype)
+    starts[0] = 0
+    starts[1:] = seps[:-1] + 1
+    lengths = seps - starts
+    if not lengths.all():  # an empty field: two spaces in a row, a blank line, a space at an end
+        return None
+    return starts.reshape(-1, n), lengths.reshape(-1, n)
+
+
+def _column(a: np.ndarray, starts: np.ndarray, lengths: np.ndarray, j: int) -> np.ndarray:
+    """The j-th byte of a field on every line (0 past the field's end)."""
+    column = np.take(a, starts + j, mode="clip")
+    column[lengths <= j] = 0
+    return column
+
+
+def field_bytes(a: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray:
+    """A field of every line as a (lines, width) uint8 matrix, NUL-padded; width a multiple of 8
+    above the longest field (so each row ends with at least one NUL)."""
+    width = (int(lengths.max(initial=0)) // 8 + 1) * 8
+    out = np.zeros((len(starts), width), dtype=np.uint8)
+    for j in range(int(lengths.max(initial=0))):
+        out[:, j] = _column(a, starts, lengths, j)
+    return out
+
+
+def _keys(words: np.ndarray) -> np.ndarray:
+    """One 64-bit key per row of 8-byte words: the word itself for one word, else a fold of the words."""
+    key = words[:, 0].copy()
+    for j in range(1, words.shape[1]):
+        key ^= words[:, j]
+        key *= _MIX
+    return key
+
+
+def distinct(mat: np.ndarray, grouped: bool = False) -> tuple[np.ndarray, np.ndarray] | None:
+    """(code of each row, distinct rows in order of first appearance) of a NUL-padded byte matrix, or
+    None on a hash collision.  grouped: equal rows mostly come together (query ids, run ids), so only
+    the first row of each group is sorted."""
+    words = mat.view(np.uint64)
+    keys = _keys(words)
+    heads = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1]))) if grouped else None
+    _, first, inverse = np.unique(keys if heads is None else keys[heads], return_index=True,
+                                  return_inverse=True)
+    if heads is not None:
+        first, inverse = heads[first], np.repeat(inverse, np.diff(np.append(heads, len(keys))))
+    order = np.argsort(first, kind="stable")
+    number = np.empty(len(first), dtype=np.int32 if len(first) < 2**31 else np.int64)
+    number[order] = np.arange(len(first), dtype=number.dtype)
+    codes, first = number[inverse], first[order]
+    if words.shape[1] > 1 and not (words == words[first][codes]).all():
+        return None  # two ids with one key: the block goes to another engine
+    return codes, mat[first]
+
+
+def texts(mat: np.ndarray) -> list[str]:
+    """The rows of a NUL-padded matrix of ASCII bytes as str (each row ends with a NUL)."""
+    if not len(mat):
+        return []
+    marked = mat.copy()
+    marked[np.arange(len(mat)), np.count_nonzero(mat, axis=1)] = NEWLINE
+    return marked[marked != 0].tobytes().decode("ascii").split("\n")[:-1]
+
+
+def _digits(a: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> tuple:
+    """Column by column over a numeric field: (its digits as an integer (exact up to 18 digits), digits,
+    digits after a dot, dots, whether it starts with a sign, whether it starts with a minus)."""
+    rows = len(starts)
+    value, n_digits = np.zeros(rows, dtype=np.int64), np.zeros(rows, dtype=np.int64)
+    after, dots = np.zeros(rows, dtype=np.int64), np.zeros(rows, dtype=np.int64)
+    first = np.take(a, starts)
+    minus = first == MINUS
+    for j in range(int(lengths.max(initial=0))):
+        column = _column(a, starts, lengths, j)
+        digit = column - ZERO
+        is_digit = digit < 10
+        np.copyto(value, value * 10 + digit, where=is_digit)
+        dots += column == DOT
+        n_digits += is_digit
+        after += is_digit & (dots > 0)
+    return value, n_digits, after, dots, minus | (first == PLUS), minus
+
+
+def are_integers(a: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> bool:
+    """Whether every field is a decimal integer (an optional sign, then digits), whatever its size."""
+    first = np.take(a, starts)
+    signed = (first == PLUS) | (first == MINUS)
+    ok = ((first - ZERO) < 10) | (signed & (lengths > 1))
+    for j in range(1, int(lengths.max(initial=0))):
+        ok &= ((np.take(a, starts + j, mode="clip") - ZERO) < 10) | (lengths <= j)
+    return bool(ok.all())
+
+
+def same(a: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> bool:
+    """Whether every field holds the bytes of the first one (a run id, usually)."""
+    n = int(lengths[0])
+    if not (lengths == n).all():
+        return False
+    return all((np.take(a, starts + j) == a[starts[0] + j]).all() for j in range(n))
+
+
+def integers(a: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray | None:
+    """A field of decimal integers (an optional sign, digits) as int64, or None if one is not such an
+    integer or is outside 64 bits."""
+    value, n_digits, _, _, signed, minus = _digits(a, starts, lengths)
+    if not n_digits.all() or (n_digits + signed != lengths).any():
+        return None
+    if int(n_digits.max(initial=0)) > 18:  # beyond what the int64 accumulator holds exactly
+        try:
+            return _as_text(field_bytes(a, starts, lengths)).astype(np.int64)
+        except (ValueError, OverflowError):
+            return None
+    value[minus] *= -1
+    return value
+
+
+def decimals(a: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray | None:
+    """A field of decimal numbers as float64, as ``float()`` reads them; None if one holds a byte no
+    decimal number has or ``float()`` refuses it."""
+    value, n_digits, after, dots, signed, minus = _digits(a, starts, lengths)
+    plain = (n_digits + dots + signed == lengths) & (dots <= 1) & (n_digits >= 1) & (n_digits <= 16) \
+        & (value <= _EXACT) & (after <= 22)
+    number = value / _POW10[np.minimum(after, 22)]
+    number[minus] *= -1
+    if not plain.all():  # exponents, many digits, or not a number: float() decides
+        rest = ~plain
+        mat = field_bytes(a, starts[rest], lengths[rest])
+        if not _NUMBER_BYTES[mat].all():
+            return None
+        try:
+            number[rest] = _as_text(mat).astype(np.float64)
+        except ValueError:
+            return None
+    return number
+
+
+def _as_text(mat: np.ndarray) -> np.ndarray:
+    """A NUL-padded byte matrix as a numpy bytes array, one element per row."""
+    return mat.view(f"S{mat.shape[1]}").ravel()
