@@ -123,3 +123,10 @@ def test_field_bounds_of_regular_lines(line):
                                   b"q 0 d 1\n\nq 0 e 1\n", b"q 0 d\n1\n", b""])
 def test_field_bounds_decline_irregular_lines(line):
     assert fields.field_bounds(np.frombuffer(line, dtype=np.uint8), 4) is None
+
+
+def test_utf8_ids_are_read_and_invalid_bytes_declined():
+    text = big_run_text().replace("doc-0-", "문서-0-").replace("q1 ", "질문1 ")
+    assert _trec_bulk.read_bulk(text.encode(), "x", "run", "numpy") == _trec_text.read_run_text(text, "x")
+    raw = big_run_text().encode().replace(b"q3 Q0", b"q3 Q\xff", 1)  # not UTF-8, in a field nobody reads
+    assert _trec_bulk.read_bulk(raw, "x", "run", "numpy") is None

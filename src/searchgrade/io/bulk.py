@@ -14,7 +14,7 @@ freed; at the end the blocks' distinct ids are numbered once for the whole file 
 Python objects made are one str per distinct id).
 
 Engines, chosen per block: numpy alone (:mod:`searchgrade.io.fields`) for the usual layout
-(ASCII, fields separated by single spaces, numbers in plain decimal form: no parser library
+(UTF-8, fields separated by single spaces, lines ended by LF, decimal numbers: no parser library
 is imported); where it declines, pyarrow's CSV reader when pyarrow is installed and fields
 are separated by single spaces, else pandas' C reader (any run of spaces and tabs).
 """
@@ -205,8 +205,8 @@ def _numpy_block(raw: bytes, kind: str, shape: _Shape) -> _Block | None:
 
 
 def _numpy_piece(a: np.ndarray, kind: str) -> _Block | None:
-    """Lines of ASCII bytes as a block's columns, or None (see _numpy_block)."""
-    bounds = fields.field_bounds(a, len(_NAMES[kind])) if a.max(initial=0) < 128 else None
+    """Lines of bytes as a block's columns, or None (see _numpy_block)."""
+    bounds = fields.field_bounds(a, len(_NAMES[kind])) if _utf8(a) else None
     if bounds is None:
         return None
     field = {name: (a, bounds[0][:, i], bounds[1][:, i]) for i, name in enumerate(_NAMES[kind])}
@@ -229,10 +229,21 @@ def _numpy_piece(a: np.ndarray, kind: str) -> _Block | None:
     return _Block([qids], [docs], values, run_ids, last)
 
 
+def _utf8(a: np.ndarray) -> bool:
+    """Whether bytes are valid UTF-8 (ASCII at a glance; else decoded once and dropped)."""
+    if a.max(initial=0) < 128:
+        return True
+    try:
+        a.tobytes().decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
 def _numpy_run_ids(a: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> tuple[tuple, str | None]:
     """(distinct run ids in order of first appearance, the last line's), or ((), None) on a hash collision."""
     if fields.same(a, starts, lengths):  # one run id, the usual file
-        name = a[starts[0]:starts[0] + lengths[0]].tobytes().decode("ascii")
+        name = a[starts[0]:starts[0] + lengths[0]].tobytes().decode("utf-8")
         return (name,), name
     ids = fields.distinct(fields.field_bytes(a, starts, lengths), grouped=True)
     if ids is None:

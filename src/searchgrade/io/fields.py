@@ -1,6 +1,6 @@
 """TREC lines split into numpy columns by numpy alone: the bulk reader's engine for the usual layout.
 
-It reads a block only when the block is plain ASCII and every line holds exactly its fields
+It reads a block only when the block is valid UTF-8 and every line holds exactly its fields
 (6 in a run, 4 in qrels), each separated by one space, the line ended by a newline (the last
 may have none); ranks and grades are decimal integers and scores decimal numbers.  On anything
 else it returns None and the bulk reader hands the block to another engine or to the strict
@@ -95,12 +95,12 @@ def distinct(mat: np.ndarray, grouped: bool = False) -> tuple[np.ndarray, np.nda
 
 
 def texts(mat: np.ndarray) -> list[str]:
-    """The rows of a NUL-padded matrix of ASCII bytes as str (each row ends with a NUL)."""
+    """The rows of a NUL-padded matrix of UTF-8 bytes as str (each row ends with a NUL)."""
     if not len(mat):
         return []
     marked = mat.copy()
     marked[np.arange(len(mat)), np.count_nonzero(mat, axis=1)] = NEWLINE
-    return marked[marked != 0].tobytes().decode("ascii").split("\n")[:-1]
+    return marked[marked != 0].tobytes().decode("utf-8").split("\n")[:-1]
 
 
 def _digits(a: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> tuple:
