@@ -74,21 +74,38 @@ def _keys(words: np.ndarray) -> np.ndarray:
     return key
 
 
+def _numbered(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(code of each key, numbered in order of first appearance; the first position of each code)."""
+    dtype = np.int32 if len(keys) < 2**31 else np.int64
+    if not len(keys):
+        return np.zeros(0, dtype=dtype), np.zeros(0, dtype=np.intp)
+    perm = np.argsort(keys)
+    in_order = keys[perm]
+    head = np.empty(len(keys), dtype=bool)
+    head[0] = True
+    np.not_equal(in_order[1:], in_order[:-1], out=head[1:])
+    heads = np.flatnonzero(head)
+    first = np.minimum.reduceat(perm, heads)
+    order = np.argsort(first)
+    number = np.empty(len(heads), dtype=dtype)
+    number[order] = np.arange(len(heads), dtype=dtype)
+    codes = np.empty(len(keys), dtype=dtype)
+    codes[perm] = number[np.cumsum(head) - 1]
+    return codes, first[order]
+
+
 def distinct(mat: np.ndarray, grouped: bool = False) -> tuple[np.ndarray, np.ndarray] | None:
     """(code of each row, distinct rows in order of first appearance) of a NUL-padded byte matrix, or
     None on a hash collision.  grouped: equal rows mostly come together (query ids, run ids), so only
     the first row of each group is sorted."""
     words = mat.view(np.uint64)
     keys = _keys(words)
-    heads = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1]))) if grouped else None
-    _, first, inverse = np.unique(keys if heads is None else keys[heads], return_index=True,
-                                  return_inverse=True)
-    if heads is not None:
-        first, inverse = heads[first], np.repeat(inverse, np.diff(np.append(heads, len(keys))))
-    order = np.argsort(first, kind="stable")
-    number = np.empty(len(first), dtype=np.int32 if len(first) < 2**31 else np.int64)
-    number[order] = np.arange(len(first), dtype=number.dtype)
-    codes, first = number[inverse], first[order]
+    if grouped and len(keys):
+        heads = np.flatnonzero(np.concatenate(([True], keys[1:] != keys[:-1])))
+        codes, first = _numbered(keys[heads])
+        codes, first = np.repeat(codes, np.diff(np.append(heads, len(keys)))), heads[first]
+    else:
+        codes, first = _numbered(keys)
     if words.shape[1] > 1 and not (words == words[first][codes]).all():
         return None  # two ids with one key: the block goes to another engine
     return codes, mat[first]
