@@ -130,3 +130,9 @@ def test_utf8_ids_are_read_and_invalid_bytes_declined():
     assert _trec_bulk.read_bulk(text.encode(), "x", "run", "numpy") == _trec_text.read_run_text(text, "x")
     raw = big_run_text().encode().replace(b"q3 Q0", b"q3 Q\xff", 1)  # not UTF-8, in a field nobody reads
     assert _trec_bulk.read_bulk(raw, "x", "run", "numpy") is None
+
+
+def test_a_very_long_field_is_left_to_the_other_engines():
+    text = big_run_text().replace("doc-0-0 ", "d" * (fields.MAX_WIDTH + 1) + " ", 1)
+    assert _trec_bulk.read_bulk(text.encode(), "x", "run", "numpy") is None  # no matrix padded to it
+    assert _trec_bulk.read_bulk(text.encode(), "x", "run") == _trec_text.read_run_text(text, "x")

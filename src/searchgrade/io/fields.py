@@ -23,13 +23,14 @@ SPACE, NEWLINE, DOT, PLUS, MINUS, ZERO = (ord(c) for c in " \n.+-0")
 _MIX = np.uint64(0x9E3779B97F4A7C15)  # an odd constant (the golden ratio's bits) for folding 8-byte words
 _POW10 = np.array([float(10**k) for k in range(23)])  # exact doubles
 _EXACT = 2**53  # integers up to here are exact doubles
+MAX_WIDTH = 256  # bytes in a field: every line's field is padded to the longest one
 _NUMBER_BYTES = np.zeros(256, dtype=bool)  # what a decimal number's text may hold (and the NUL padding)
 _NUMBER_BYTES[[0, DOT, PLUS, MINUS, ord("e"), ord("E"), *range(ZERO, ZERO + 10)]] = True
 
 
 def field_bounds(a: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray] | None:
     """(starts, lengths) of each line's n fields, arrays of shape (lines, n); None unless every line
-    has exactly n non-empty fields separated by single spaces."""
+    has exactly n non-empty fields of at most MAX_WIDTH bytes, separated by single spaces."""
     seps = np.flatnonzero((a == SPACE) | (a == NEWLINE))
     newline = a[seps] == NEWLINE
     if not len(a) or a[-1] != NEWLINE:  # the last line without its newline
@@ -43,8 +44,8 @@ def field_bounds(a: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray] | None:
     starts[0] = 0
     starts[1:] = seps[:-1] + 1
     lengths = seps - starts
-    if not lengths.all():  # an empty field: two spaces in a row, a blank line, a space at an end
-        return None
+    if not lengths.all() or lengths.max() > MAX_WIDTH:  # an empty field: two spaces in a row, a blank
+        return None  # line, a space at an end; a field so long that padding every line to it would cost
     return starts.reshape(-1, n), lengths.reshape(-1, n)
 
 
