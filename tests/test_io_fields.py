@@ -136,3 +136,13 @@ def test_a_very_long_field_is_left_to_the_other_engines():
     text = big_run_text().replace("doc-0-0 ", "d" * (fields.MAX_WIDTH + 1) + " ", 1)
     assert _trec_bulk.read_bulk(text.encode(), "x", "run", "numpy") is None  # no matrix padded to it
     assert _trec_bulk.read_bulk(text.encode(), "x", "run") == _trec_text.read_run_text(text, "x")
+
+
+def test_ids_colliding_across_blocks_are_numbered_through_their_text(monkeypatch):
+    ids = [["a-long-document-id-1", "a-long-document-id-2"], ["a-long-document-id-3", "a-long-document-id-1"]]
+    parts = [fields.distinct(fields.field_bytes(*_line_fields(block)))[1] for block in ids]
+    real = fields._keys
+    monkeypatch.setattr(fields, "_keys", lambda words: real(words) * np.uint64(words.shape[1] == 1))
+    numbering, distinct = _trec_bulk._number_bytes(parts)  # every long id one key: a collision
+    assert distinct == ["a-long-document-id-1", "a-long-document-id-2", "a-long-document-id-3"]
+    assert numbering.tolist() == [0, 1, 2, 0]
