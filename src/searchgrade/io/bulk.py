@@ -194,8 +194,8 @@ def _numpy_block(raw: bytes, kind: str, shape: _Shape) -> _Block | None:
     """
     if shape.tabs or b"\r" in raw:
         return None
-    data = raw if shape.end == len(raw) else raw[:shape.end]
-    pieces = [_numpy_piece(np.frombuffer(piece, dtype=np.uint8), kind) for piece in split_blocks(data, PIECE)]
+    pieces = [_numpy_piece(np.frombuffer(raw, dtype=np.uint8, count=end - start, offset=start), kind)
+              for start, end in cuts(raw, PIECE, shape.end)]  # views of raw, not copies
     if not pieces or any(piece is None for piece in pieces):
         return None
     values = pieces[0].values if len(pieces) == 1 else np.concatenate([piece.values for piece in pieces])
@@ -242,9 +242,6 @@ def _utf8(a: np.ndarray) -> bool:
 
 def _numpy_run_ids(a: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> tuple[tuple, str | None]:
     """(distinct run ids in order of first appearance, the last line's), or ((), None) on a hash collision."""
-    if fields.same(a, starts, lengths):  # one run id, the usual file
-        name = a[starts[0]:starts[0] + lengths[0]].tobytes().decode("utf-8")
-        return (name,), name
     ids = fields.distinct(fields.field_bytes(a, starts, lengths), grouped=True)
     if ids is None:
         return (), None
@@ -386,15 +383,21 @@ def _give_back() -> None:
         _TRIM(0)
 
 
-def split_blocks(raw: bytes, size: int = BLOCK) -> Iterator[bytes]:
-    """raw in blocks of about size bytes, each cut after a line end (the last one may have none)."""
-    start, n = 0, len(raw)
+def cuts(raw: bytes, size: int, n: int | None = None) -> Iterator[tuple[int, int]]:
+    """(start, end) of blocks of about size bytes of raw[:n], each cut after a line end (the last may have none)."""
+    start, n = 0, len(raw) if n is None else n
     while start < n:
         end = n if n - start <= size else raw.rfind(b"\n", start, start + size) + 1
         if end <= start:  # a line longer than size
-            end = raw.find(b"\n", start + size) + 1 or n
-        yield raw[start:end]
+            end = raw.find(b"\n", start + size, n) + 1 or n
+        yield start, end
         start = end
+
+
+def split_blocks(raw: bytes, size: int = BLOCK) -> Iterator[bytes]:
+    """raw in blocks of about size bytes, each cut after a line end (the last one may have none)."""
+    for start, end in cuts(raw, size):
+        yield raw[start:end]
 
 
 def read_blocks(blocks: Iterable[bytes], source: str, kind: str,

@@ -150,14 +150,6 @@ def are_integers(a: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> bool
     return bool(ok.all())
 
 
-def same(a: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> bool:
-    """Whether every field holds the bytes of the first one (a run id, usually)."""
-    n = int(lengths[0])
-    if not (lengths == n).all():
-        return False
-    return all((np.take(a, starts + j) == a[starts[0] + j]).all() for j in range(n))
-
-
 def integers(a: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarray | None:
     """A field of decimal integers (an optional sign, digits) as int64, or None if one is not such an
     integer or is outside 64 bits."""
