@@ -1,5 +1,5 @@
-"""``python -m searchgrade``: the package's command line, :mod:`searchgrade.cli.main` (``--version`` and three
-subcommands: ``trec_eval``, ``runs``, ``report``)."""
+"""``python -m searchgrade``: the package's command line, :mod:`searchgrade.cli.main` (``--version`` and four
+subcommands: ``trec_eval``, ``ndeval``, ``runs``, ``report``)."""
 from __future__ import annotations
 
 import sys

@@ -1,10 +1,11 @@
-"""The ``searchgrade`` command (``python -m searchgrade``): ``--version`` and three subcommands.
+"""The ``searchgrade`` command (``python -m searchgrade``): ``--version`` and four subcommands.
 
 ``trec_eval``  the trec_eval-compatible CLI (:mod:`searchgrade.trec_eval`)
+``ndeval``     the ndeval-compatible diversity CLI (:mod:`searchgrade.ndeval`)
 ``runs``       one cached TREC run per retriever of a line-up file (:mod:`searchgrade.retrieval.command`;
                the ``retrieval`` extra)
-``report``     one self-contained HTML page comparing a folder of runs (:mod:`searchgrade.report`;
-               the ``book`` extra)
+``report``     one self-contained HTML page comparing runs, plain TREC run files or a folder of ``runs``
+               (:mod:`searchgrade.report.command`; the core, with a progress bar from the ``report`` extra)
 """
 from __future__ import annotations
 
@@ -14,12 +15,15 @@ import sys
 _SUBCOMMANDS = {
     "trec_eval": ("searchgrade.trec_eval", "trec_eval's options, QRELS, RUN",
                   "the trec_eval-compatible evaluator"),
+    "ndeval": ("searchgrade.ndeval", "[-alpha A] [-beta B] [-traditional] [-c] [-M N] [-baseline FILE] QRELS RUN",
+               "the ndeval-compatible diversity evaluator (alpha-nDCG, ERR-IA, NRBP, ...)"),
     "runs": ("searchgrade.retrieval.command", "--lineup FILE --collection NAME_OR_FOLDER --out DIR",
              "compute (or find cached) one TREC run per retriever of a line-up file"),
-    "report": ("searchgrade.report.page", "--collection NAME_OR_FOLDER --runs DIR --out report.html",
-               "one self-contained HTML page comparing a folder of runs"),
+    "report": ("searchgrade.report.command", "--qrels QRELS [--collection DIR] [--lang en|ko] --out page.html "
+               "RUN [RUN ...]\n  {0:10s}   searchgrade report --collection NAME_OR_FOLDER --runs DIR --out report.html",
+               "one self-contained HTML page comparing runs: plain TREC run files, or a folder of `runs`"),
 }
-_EXTRAS = {"runs": "retrieval", "report": "book"}
+_EXTRAS = {"runs": "retrieval", "report": "report"}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -33,11 +37,12 @@ def main(argv: list[str] | None = None) -> int:
         try:
             module = importlib.import_module(_SUBCOMMANDS[argv[0]][0])
         except ImportError as err:
-            print(f"error: `searchgrade {argv[0]}` needs the {_EXTRAS.get(argv[0], 'core')} extra "
-                  f"(pip install 'searchgrade[{_EXTRAS.get(argv[0], '')}]'): {err}", file=sys.stderr)
+            extra = _EXTRAS.get(argv[0], "core")
+            print(f"error: `searchgrade {argv[0]}` needs the {extra} extra (pip install 'PATH_TO_CLONE[{extra}]'; see "
+                  f"the README's \"Install as a library\"): {err}", file=sys.stderr)
             return 2
         return module.main(argv[1:])
-    commands = "\n".join(f"  {name:10s} {what}\n  {'':10s}   searchgrade {name} {args}"
+    commands = "\n".join(f"  {name:10s} {what}\n  {'':10s}   searchgrade {name} {args.format('')}"
                          for name, (_, args, what) in _SUBCOMMANDS.items())
     parser = argparse.ArgumentParser(prog="searchgrade", formatter_class=argparse.RawDescriptionHelpFormatter,
                                      description="Retrieval evaluation you can check.",

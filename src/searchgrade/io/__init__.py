@@ -31,6 +31,9 @@ In memory, qrels are ``{qid: {docno: grade}}`` and runs ``{qid: {docno: score}}`
 A run read from a file keeps the file's order within each query (dict insertion
 order), which is the "input" tie order of ``searchgrade.evaluate``.  :func:`as_qrels`
 and :func:`as_run` also take pandas DataFrames and ir_measures' namedtuples.
+Subtopic qrels for the diversity measures (ndeval's ``topic subtopic docno judgment``
+lines) are read by :func:`read_subtopic_qrels` into ``{qid: {subtopic: {docid: grade}}}``
+(:mod:`searchgrade.io.subtopics`; :func:`as_subtopic_qrels` takes DataFrames and records).
 
 The writers put query ids in plain string order ("10" sorts before "9") and a
 run's documents in trec_eval's order (score descending, ties by docno
@@ -39,6 +42,7 @@ back as the identical float, so write-then-read round trips are exact.
 """
 from __future__ import annotations
 
+import io
 import math
 import operator
 import os
@@ -52,8 +56,10 @@ import numpy as np
 from . import bulk as _trec_bulk
 from . import text as _trec_text
 from .types import Qrels, Run
-from .errors import FormatError, InputWarning, LineSet, ReadReport
-from .sources import decode, file_blocks, is_source, raw_bytes, read_source, regular_file
+from .errors import FormatError, InputWarning, LineSet, ReadReport, SourceError
+from .subtopics import as_subtopic_qrels, read_subtopic_qrels
+from .sources import (GZIP_MAGIC, decode, file_blocks, is_source, raw_bytes, read_source, regular_file,
+                      stream_blocks)
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -78,6 +84,8 @@ __all__ = [
     "run_frame",
     "write_run",
     "write_qrels",
+    "read_subtopic_qrels",
+    "as_subtopic_qrels",
 ]
 
 
@@ -104,8 +112,8 @@ def _read(source, kind: str, *, columns: bool, name: str | None = None) -> tuple
     source: a path, ``"-"`` or an open file (name None), or content already read (bytes or
     str) that errors call name.  The choice, made here only:
 
-    1. a regular file of at least MIN_BYTES: the bulk reader, fed a block at a time
-       (the file is never held whole);
+    1. a regular file of at least MIN_BYTES, or gzip content read whole: the bulk reader, fed a
+       block at a time (the file, or the inflated text, is never held whole);
     2. else the whole content, read once: the bulk reader if it is at least MIN_BYTES of bytes;
     3. when the bulk reader declines (an irregular line, a document twice: anything it does
        not read exactly as the strict reader would) or for small content: the strict line
@@ -118,14 +126,16 @@ def _read(source, kind: str, *, columns: bool, name: str | None = None) -> tuple
     if name is None:
         if regular_file(source) and os.stat(source).st_size >= _trec_bulk.MIN_BYTES:
             tried = True
-            try:
-                got = _trec_bulk.read_blocks(file_blocks(source, _trec_bulk.BLOCK), str(source), kind)
-            except (FormatError, OSError, EOFError, zlib.error):  # the strict path below gives the error
-                got = None
-            got = _bulk_result(got, columns)
+            got = _blocks(lambda: file_blocks(source, _trec_bulk.BLOCK), str(source), kind, columns)
             if got is not None:
                 return got
         name, source = read_source(source)
+        if not tried and isinstance(source, bytes) and source.startswith(GZIP_MAGIC):  # inflated a block at a time
+            tried = True
+            got = _blocks(lambda: stream_blocks(io.BufferedReader(io.BytesIO(source)), name, _trec_bulk.BLOCK),
+                          name, kind, columns)
+            if got is not None:
+                return got
     data = raw_bytes(name, source)
     del source
     if not tried and isinstance(data, bytes) and len(data) >= _trec_bulk.MIN_BYTES:
@@ -137,6 +147,18 @@ def _read(source, kind: str, *, columns: bool, name: str | None = None) -> tuple
     if columns:
         return _trec_bulk.columns_of(nested, np.float64 if kind == "run" else np.int64), report
     return nested, report
+
+
+def _blocks(blocks, name: str, kind: str, columns: bool) -> tuple | None:
+    """The bulk reader's result on ``blocks()``, or None where the strict reader must read the source
+    (which then gives any error; a SourceError, every reader's error, is raised at once)."""
+    try:
+        got = _trec_bulk.read_blocks(blocks(), name, kind)
+    except SourceError:
+        raise
+    except (FormatError, OSError, EOFError, zlib.error):  # the strict path gives the error
+        got = None
+    return _bulk_result(got, columns)
 
 
 def _bulk_result(got: tuple | None, columns: bool) -> tuple | None:

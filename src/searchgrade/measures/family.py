@@ -104,6 +104,7 @@ class Family:
     cite: str = ""  # where the measure is defined (authors and year), "" for trec_eval's own
     ranx: str = ""  # what ranx calls it (ranx.metrics.metric_switch's names), "" if ranx has none
     differs: Differs | None = None  # where the tools compute it differently
+    subtopics: bool = False  # needs subtopic qrels {qid: {subtopic: {docid: grade}}} (diversity measures)
 
     @property
     def cut_suffix(self) -> str:
