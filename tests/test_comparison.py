@@ -229,8 +229,10 @@ def test_bad_input_is_refused():
         compare(QRELS, {"bm25": RUNS["bm25"]}, MEASURES)
     with pytest.raises(ValueError, match="unknown test 'wilcoxon'"):
         compare(QRELS, RUNS, MEASURES, test="wilcoxon")
-    with pytest.raises(ValueError, match="unknown correction 'bonferroni'"):
-        compare(QRELS, RUNS, MEASURES, correction="bonferroni")
+    with pytest.raises(ValueError, match="unknown correction 'sidak'"):
+        compare(QRELS, RUNS, MEASURES, correction="sidak")
+    with pytest.raises(ValueError, match="needs family='measure'"):
+        compare(QRELS, RUNS, MEASURES, correction="tukey", family="all")
     with pytest.raises(ValueError, match="unknown family 'system'"):
         compare(QRELS, RUNS, MEASURES, family="system")
     with pytest.raises(ValueError, match="alpha must be"):

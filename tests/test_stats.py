@@ -537,8 +537,10 @@ def test_unknown_test_name_is_refused_listing_the_known_ones():
         st.pairwise({"a": a, "b": b}, test="wilcoxon")
     with pytest.raises(ValueError, match="use bootstrap_ci"):
         st.compare(a.to_frame("AP"), b.to_frame("AP"), test="bootstrap")
-    with pytest.raises(ValueError, match="unknown correction"):
-        st.pairwise({"a": a, "b": b}, correction="bonferroni")
+    with pytest.raises(ValueError, match="unknown correction 'sidak'"):
+        st.pairwise({"a": a, "b": b}, correction="sidak")
+    with pytest.raises(ValueError, match="unknown correction 'tukey'"):
+        st.compare(a.to_frame("AP"), b.to_frame("AP"), correction="tukey")
 
 
 def test_rankings_over_different_systems_are_refused():

@@ -22,8 +22,8 @@ Which queries
     :attr:`Comparison.dropped` and a ``UserWarning`` says how many.
 
 What the correction is applied over (``family``)
-    A family is the set of tests whose conclusions are read together; Holm's correction keeps
-    the chance of *any* false "significant" within one family at ``alpha``.
+    A family is the set of tests whose conclusions are read together; the correction holds
+    its promise (see below) within one family.
 
     * ``"measure"`` (default): one family per measure, over its pairs. A report is read
       column by column ("on nDCG@10, which systems differ?"), and this is what
@@ -34,6 +34,18 @@ What the correction is applied over (``family``)
       measures?"), as :func:`searchgrade.stats.compare` does for two systems.
 
     ``correction=None`` reports ``p_adjusted = p_value`` (no correction).
+
+Which correction (``correction``)
+    ``"holm"`` (default) and ``"bonferroni"`` keep the family-wise error rate (the chance of
+    any false "significant" in a family) at ``alpha``; ``"bh"`` (Benjamini-Hochberg) and
+    ``"by"`` (Benjamini-Yekutieli) keep the false discovery rate (the expected share of false
+    ones among the significant) at ``alpha`` (:func:`searchgrade.stats.adjust`).
+    ``"tukey"`` is Carterette's (2012) randomised Tukey HSD: each measure's pairs are read
+    against the range of all systems' means after shuffling every query's scores across the
+    systems (``n_perm`` shuffles, ``seed``); it replaces the pairwise test's p-value as
+    ``p_adjusted`` (``p_value`` stays the pairwise test's). ``"tukey-parametric"`` is the
+    classical Tukey HSD (statsmodels' ``pairwise_tukeyhsd``). Both need ``family="measure"``;
+    with a baseline they still read each pair against the range over every system.
 
 Markers
     Systems get letters a, b, c, ... in input order (after z: aa, ab, ...). A mean carries
@@ -70,8 +82,8 @@ __all__ = ["Comparison", "compare", "letter", "FAMILIES", "CORRECTIONS", "TESTS"
 FAMILIES = ("measure", "pair", "all")
 """What Holm's correction is applied over (see the module docstring)."""
 
-CORRECTIONS = ("holm", None)
-"""Corrections :func:`compare` knows (``None``: report raw p-values as adjusted)."""
+CORRECTIONS = ("holm", "bonferroni", "bh", "by", "tukey", "tukey-parametric", None)
+"""Corrections :func:`compare` knows (``None``: report raw p-values as adjusted); see the module docstring."""
 
 TESTS = ("permutation", "randomization", "t", "sign")
 """Test names :func:`compare` accepts (the p-value tests of :data:`searchgrade.stats.TESTS`)."""
@@ -95,7 +107,11 @@ def _check_options(test, correction, family, alpha, on) -> None:
         hint = " (bootstrap gives an interval, not a p-value)" if test == "bootstrap" else ""
         raise ValueError(f"unknown test {test!r}: choose one of {', '.join(map(repr, TESTS))}{hint}")
     if correction not in CORRECTIONS:
-        raise ValueError(f"unknown correction {correction!r}: choose 'holm' or None (no correction)")
+        raise ValueError(f"unknown correction {correction!r}: choose one of "
+                         f"{', '.join(map(repr, CORRECTIONS[:-1]))} or None (no correction)")
+    if isinstance(correction, str) and correction.startswith("tukey") and family != "measure":
+        raise ValueError(f"correction={correction!r} compares every pair of systems on one measure: it "
+                         f"needs family='measure', not {family!r}")
     if family not in FAMILIES:
         raise ValueError(f"unknown family {family!r}: choose 'measure' (Holm within each measure over its "
                          "pairs), 'pair' (within each pair over its measures) or 'all' (over every test)")
@@ -270,16 +286,33 @@ def _test_rows(tables: dict, measures: list[str], pairs: list[tuple], test: str,
     return pd.DataFrame(rows)
 
 
-def _adjust(tests: pd.DataFrame, correction, family: str, alpha: float) -> pd.DataFrame:
-    """Add p_adjusted (Holm within each family) and significant = p_adjusted <= alpha."""
+def _tukey(tests: pd.DataFrame, tables: dict, correction: str, n_perm: int, seed) -> pd.Series:
+    """Tukey HSD p-values of the tested pairs, each measure's family being every system on it."""
+    method = "parametric" if correction == "tukey-parametric" else "randomized"
+    out = pd.Series(np.nan, index=tests.index)
+    for measure, group in tests.groupby("measure", sort=False):
+        wide = pd.DataFrame({name: table[measure].to_numpy(dtype=float) for name, table in tables.items()})
+        hsd = stats.tukey_hsd(wide, method=method, n_perm=n_perm, seed=seed)
+        p = {(a, b): v for a, b, v in zip(hsd["a"], hsd["b"], hsd["p_value"])}
+        for i, a, b in zip(group.index, group["system_a"], group["system_b"]):
+            out[i] = p[(a, b)] if (a, b) in p else p[(b, a)]
+    return out
+
+
+def _adjust(tests: pd.DataFrame, tables: dict, correction, family: str, alpha: float, n_perm: int,
+            seed) -> pd.DataFrame:
+    """Add p_adjusted (the correction within each family) and significant = p_adjusted <= alpha."""
     p = tests["p_value"]
     if correction is None:
         adjusted = p.copy()
+    elif correction.startswith("tukey"):
+        adjusted = _tukey(tests, tables, correction, n_perm, seed)
     elif family == "all":
-        adjusted = stats.holm(p)
+        adjusted = stats.adjust(p, correction)
     else:
         keys = ["measure"] if family == "measure" else ["system_a", "system_b"]
-        adjusted = pd.concat([stats.holm(group["p_value"]) for _, group in tests.groupby(keys, sort=False)])
+        adjusted = pd.concat([stats.adjust(group["p_value"], correction)
+                              for _, group in tests.groupby(keys, sort=False)])
     tests.insert(tests.columns.get_loc("p_value") + 1, "p_adjusted", adjusted.reindex(tests.index))
     tests.insert(tests.columns.get_loc("p_adjusted") + 1, "significant", tests["p_adjusted"] <= alpha)
     return tests
@@ -296,8 +329,11 @@ def compare(qrels, runs: Mapping, measures, *, baseline=None, test: str = "permu
     ``qrels`` as ``searchgrade.io.as_qrels`` accepts them. ``evaluate_options`` (``missing=``,
     ``ties=``, ``rel_level=``, ...) go to :class:`searchgrade.Evaluator` for the runs scored
     here. ``test``: ``"permutation"`` (``n_perm`` sign flips, seeded), ``"t"`` or ``"sign"``.
-    ``correction``/``family``: Holm's adjustment within each measure (default), each pair, or
-    over all tests; ``significant`` is ``p_adjusted <= alpha``. Query alignment (``on``) and
+    ``correction``: ``"holm"`` (default), ``"bonferroni"``, ``"bh"``, ``"by"`` (see
+    :mod:`searchgrade.stats.corrections`), ``"tukey"`` (Carterette's randomised Tukey HSD,
+    ``n_perm`` shuffles seeded by ``seed``), ``"tukey-parametric"`` or None; ``family``: within
+    each measure (default), each pair, or over all tests (Tukey: each measure only);
+    ``significant`` is ``p_adjusted <= alpha``. Query alignment (``on``) and
     the marker rule are described in the module docstring.
     """
     _check_options(test, correction, family, alpha, on)
@@ -305,8 +341,13 @@ def compare(qrels, runs: Mapping, measures, *, baseline=None, test: str = "permu
     measures = _measure_list(measures)
     tables, dropped = _align(_per_query(qrels, runs, names, measures, evaluate_options), on)
     tests = _test_rows(tables, measures, _pairs(names, baseline), test, n_perm, seed)
-    tests = _adjust(tests, correction, family, alpha)
+    tests = _adjust(tests, tables, correction, family, alpha, n_perm, seed)
     return Comparison(systems=names, measures=measures, means=_means(tables), tests=tests, per_query=tables,
                       baseline=baseline, test=test, correction=correction, family=family, alpha=float(alpha),
-                      n_perm=n_perm if test in ("permutation", "randomization") else None,
-                      seed=seed if test in ("permutation", "randomization") else None, dropped=dropped)
+                      n_perm=n_perm if _uses_shuffles(test, correction) else None,
+                      seed=seed if _uses_shuffles(test, correction) else None, dropped=dropped)
+
+
+def _uses_shuffles(test: str, correction) -> bool:
+    """True when n_perm and seed shape the result (permutation test or randomised Tukey HSD)."""
+    return test in ("permutation", "randomization") or correction == "tukey"

@@ -26,10 +26,16 @@ Tests and what they assume
 * :func:`bootstrap_ci`: percentile bootstrap interval for ``mean(d)``, resampling queries
   with replacement. Assumes the queries are an i.i.d. sample of the query population;
   slightly too narrow for small ``n``.
-* :func:`holm`: Holm's step-down correction of a family of p-values (controls the
-  family-wise error rate under any dependence between the tests).
+* :func:`adjust` (and :func:`holm`, :func:`bonferroni`, :func:`bh`, :func:`by`): corrected
+  p-values for a family of tests. Bonferroni and Holm control the family-wise error rate
+  (the chance of any false "significant") under any dependence; Benjamini-Hochberg and
+  Benjamini-Yekutieli control the false discovery rate (the expected share of false ones
+  among those called significant).
+* :func:`tukey_hsd`: Tukey's HSD over every pair of systems, randomised (Carterette 2012)
+  or parametric (statsmodels' ``pairwise_tukeyhsd``).
 * :func:`pairwise` and :func:`compare`: every pair of systems, or every measure of two
-  systems, in one table, with Holm-adjusted p-values. For a report over many systems *and*
+  systems, in one table, with corrected p-values (Holm by default; ``correction=`` picks
+  another, and :func:`pairwise` also takes ``"tukey"``). For a report over many systems *and*
   measures (means, tests, win/tie/loss, significance markers, Markdown/LaTeX) use
   :func:`searchgrade.compare` (module :mod:`searchgrade.comparison`), which calls the tests here.
 * :func:`swap_rate` and :func:`swap_rates_by_difference`: the topic-set-size experiment of
@@ -38,19 +44,26 @@ Tests and what they assume
 * :func:`kendall_tau` and :func:`tau_ap`: agreement of two rankings of the same systems
   (Kendall's tau-b; Yilmaz, Aslam & Robertson's 2008 AP correlation, which weighs swaps
   near the top more).
+* :func:`cohen_kappa`, :func:`fleiss_kappa` and :func:`krippendorff_alpha`: agreement of
+  judges' labels beyond chance (two judges; many judges; many judges with missing labels
+  and a level of measurement), each with an optional bootstrap interval.
 
 All randomness is seeded (``seed=`` argument, default :data:`DEFAULT_SEED`); the same call
 gives the same numbers. ``seed=None`` draws fresh randomness.
 
 The package's modules: :mod:`.results` (result records), :mod:`.inputs` (shared input
-checks), :mod:`.significance` (the paired tests), :mod:`.multiple` (Holm, pairwise, compare),
-:mod:`.topics` (swap rates) and :mod:`.agreement` (ranking agreement).
+checks), :mod:`.significance` (the paired tests), :mod:`.corrections` (Bonferroni, Holm, BH,
+BY), :mod:`.tukey` (Tukey's HSD), :mod:`.multiple` (pairwise, compare), :mod:`.topics` (swap
+rates), :mod:`.agreement` (ranking agreement) and :mod:`.labels` (label agreement).
 """
 from .agreement import kendall_tau, tau_ap
-from .multiple import TESTS, compare, holm, mean_over_runs, pairwise
+from .corrections import METHODS, adjust, bh, bonferroni, by, holm
+from .labels import AgreementResult, cohen_kappa, fleiss_kappa, krippendorff_alpha
+from .multiple import CORRECTIONS, TESTS, compare, mean_over_runs, pairwise
 from .results import DEFAULT_SEED, BootstrapResult, PermutationResult, SignTestResult, TTestResult
 from .significance import bootstrap_ci, permutation_test, randomization_test, sign_test, t_test
 from .topics import DEFAULT_BINS, swap_rate, swap_rates_by_difference
+from .tukey import TUKEY_METHODS, tukey_hsd
 
 __all__ = [
     "DEFAULT_SEED",
@@ -64,6 +77,14 @@ __all__ = [
     "sign_test",
     "bootstrap_ci",
     "holm",
+    "bonferroni",
+    "bh",
+    "by",
+    "adjust",
+    "METHODS",
+    "CORRECTIONS",
+    "tukey_hsd",
+    "TUKEY_METHODS",
     "pairwise",
     "compare",
     "mean_over_runs",
@@ -71,5 +92,9 @@ __all__ = [
     "swap_rates_by_difference",
     "kendall_tau",
     "tau_ap",
+    "AgreementResult",
+    "cohen_kappa",
+    "fleiss_kappa",
+    "krippendorff_alpha",
     "TESTS",
 ]

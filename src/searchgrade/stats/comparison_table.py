@@ -19,6 +19,9 @@ __all__ = ["Comparison", "letter"]
 _TEST_LABELS = {"permutation": "paired randomization test", "randomization": "paired randomization test",
                 "t": "paired t-test", "sign": "sign test"}
 
+_CORRECTION_LABELS = {"holm": "Holm", "bonferroni": "Bonferroni", "bh": "Benjamini-Hochberg (FDR)",
+                      "by": "Benjamini-Yekutieli (FDR)"}
+
 
 def letter(i: int) -> str:
     """The i-th system's label (0-based): a, b, ..., z, aa, ab, ... (bijective base 26)."""
@@ -124,18 +127,26 @@ class Comparison:
     def legend(self) -> str:
         """One sentence saying what the markers mean: test, correction, family, alpha."""
         test = _TEST_LABELS[self.test]
-        if self.n_perm is not None:
+        if self.test in ("permutation", "randomization") and self.n_perm is not None:
             test += f", {self.n_perm:,} sign flips, seed {self.seed}"
         scope = (f"every system against the baseline {self.baseline!s} ({letter(self.systems.index(self.baseline))})"
                  if self.baseline is not None else "every pair of systems")
-        if self.correction is None:
-            adjust = "no correction for multiple tests"
-        else:
-            adjust = {"measure": "Holm-adjusted within each measure over its pairs",
-                      "pair": "Holm-adjusted within each pair over its measures",
-                      "all": "Holm-adjusted over all tests"}[self.family]
         return (f"Letters after a mean name the systems it beats significantly on that measure: {test}, "
-                f"{self.n_queries:,} queries, {scope}, {adjust}, p <= {self.alpha:g}.")
+                f"{self.n_queries:,} queries, {scope}, {self._correction_text()}, p <= {self.alpha:g}.")
+
+    def _correction_text(self) -> str:
+        """Which correction was applied, over which family, in words."""
+        if self.correction is None:
+            return "no correction for multiple tests"
+        if self.correction == "tukey":
+            return (f"randomised Tukey HSD within each measure over all systems ({self.n_perm:,} shuffles, "
+                    f"seed {self.seed})")
+        if self.correction == "tukey-parametric":
+            return "parametric Tukey HSD within each measure over all systems"
+        name = _CORRECTION_LABELS[self.correction]
+        return {"measure": f"{name}-adjusted within each measure over its pairs",
+                "pair": f"{name}-adjusted within each pair over its measures",
+                "all": f"{name}-adjusted over all tests"}[self.family]
 
     def _cells(self, digits: int, fmt) -> list[list[str]]:
         """Rows of [letter, name, cell per measure] with fmt(mean_text, markers) per cell."""

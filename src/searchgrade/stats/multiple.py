@@ -1,4 +1,4 @@
-"""Many comparisons at once: Holm's correction, every pair of systems, every measure of two systems, means over runs."""
+"""Many comparisons at once: every pair of systems, every measure of two systems (corrected), means over runs."""
 from __future__ import annotations
 
 import itertools
@@ -7,45 +7,16 @@ from collections.abc import Callable, Mapping, Sequence
 import numpy as np
 import pandas as pd
 
+from .corrections import METHODS, adjust, holm
 from .inputs import _as_series_or_array, _check_finite, _examples, _paired, _paired_systems
+from .results import DEFAULT_SEED
 from .significance import permutation_test, sign_test, t_test
+from .tukey import tukey_hsd
 
+__all__ = ["CORRECTIONS", "TESTS", "compare", "holm", "mean_over_runs", "pairwise"]
 
-def holm(p_values):
-    """Holm step-down adjustment, in input order: p_adj_(i) = max_{j<=i} min(1, (m - j + 1) * p_(j)) over sorted p.
-
-    Accepts a list/array (returns a numpy array) or a Series (returns a Series with the same
-    index). Reject H_i at level alpha when ``p_adj_i <= alpha``: this controls the
-    family-wise error rate at alpha (Holm 1979).
-    """
-    index = name = None
-    if isinstance(p_values, pd.Series):
-        index, name = p_values.index, p_values.name
-    if isinstance(p_values, Mapping) and not isinstance(p_values, pd.Series):
-        raise TypeError("holm takes a list, an array or a Series of p-values; for a dict use pd.Series(d)")
-    try:
-        p = np.asarray(p_values, dtype=float)
-    except (TypeError, ValueError) as exc:
-        raise TypeError(f"p-values must be numbers ({exc})") from None
-    if p.ndim != 1:
-        raise ValueError(f"p-values must be one-dimensional, got shape {p.shape}")
-    if p.size == 0:
-        raise ValueError("empty family: no p-values to adjust")
-    if np.isnan(p).any():
-        raise ValueError(f"NaN p-value(s) at position(s) {_examples(np.flatnonzero(np.isnan(p)).tolist())}")
-    if ((p < 0) | (p > 1)).any():
-        bad = np.flatnonzero((p < 0) | (p > 1))
-        raise ValueError(f"p-values must lie in [0, 1]; position(s) {_examples(bad.tolist())} hold "
-                         f"{_examples(p[bad].tolist())}")
-    m = p.size
-    order = np.argsort(p, kind="stable")
-    stepped = np.minimum(1.0, (m - np.arange(m)) * p[order])
-    adjusted_sorted = np.maximum.accumulate(stepped)
-    adjusted = np.empty(m)
-    adjusted[order] = adjusted_sorted
-    if index is not None:
-        return pd.Series(adjusted, index=index, name=name)
-    return adjusted
+CORRECTIONS = (*METHODS, "tukey", "tukey-parametric")
+"""Corrections :func:`pairwise` accepts (None: none); :func:`compare` takes those of :data:`METHODS`."""
 
 
 TESTS: dict[str, Callable] = {
@@ -94,39 +65,67 @@ def _systems_table(table, measure) -> dict[str, object]:
     return systems
 
 
-def _add_adjustment(out: pd.DataFrame, correction, alpha: float) -> pd.DataFrame:
-    """Append p_adj (Holm) and significant columns."""
-    if correction == "holm":
-        out["p_holm"] = holm(out["p_value"].to_numpy())
-        out["significant"] = out["p_holm"] <= alpha
-    elif correction is None:
+def _check_correction(correction, allowed) -> None:
+    """Refuse a correction not in ``allowed`` (None always allowed) before any test runs."""
+    if correction is not None and correction not in allowed:
+        raise ValueError(f"unknown correction {correction!r}: choose one of "
+                         f"{', '.join(map(repr, allowed))} or None")
+
+
+def _add_adjustment(out: pd.DataFrame, correction, alpha: float, tukey_p=None) -> pd.DataFrame:
+    """Append p_<correction> (e.g. p_holm, p_bh, p_tukey) and significant columns."""
+    if correction is None:
         out["significant"] = out["p_value"] <= alpha
-    else:
-        raise ValueError(f"unknown correction {correction!r}: choose 'holm' or None")
+        return out
+    column = "p_tukey" if correction.startswith("tukey") else f"p_{correction}"
+    out[column] = tukey_p if tukey_p is not None else adjust(out["p_value"].to_numpy(), correction)
+    out["significant"] = out[column] <= alpha
     return out
 
 
+def _wide(systems: dict, pairs_ids: dict) -> pd.DataFrame:
+    """Queries x systems for Tukey's HSD: the systems on the query ids every pair shared."""
+    ids = None
+    for x_ids in pairs_ids.values():
+        ids = x_ids if ids is None or x_ids is None else ids.intersection(x_ids, sort=False)
+    columns = {}
+    for name, scores in systems.items():
+        s = _as_series_or_array(scores, f"system {name!r}")
+        columns[name] = s.reindex(ids).to_numpy() if ids is not None else s
+    return pd.DataFrame(columns, index=ids)
+
+
 def pairwise(table, test="permutation", *, measure: str | None = None, correction="holm",
-             alpha: float = 0.05, on: str = "strict", **test_kwargs) -> pd.DataFrame:
-    """Test every pair of systems; one row per pair (a, b) with mean_a, mean_b, mean_diff = mean(a - b), p_value, p_holm.
+             alpha: float = 0.05, on: str = "strict", n_perm_tukey: int = 10_000, tukey_seed=DEFAULT_SEED,
+             **test_kwargs) -> pd.DataFrame:
+    """Test every pair of systems; one row per pair (a, b) with mean_a, mean_b, mean_diff = mean(a - b), p_value, p_<correction>.
 
     ``table``: ``{system: Series of per-query scores}``, ``{system: evaluate() DataFrame}``
     with ``measure=``, or a wide DataFrame (index qid, one column per system). Pairs come in
     the systems' order (a before b). ``test``: a name in :data:`TESTS`; ``test_kwargs`` go
-    to it (e.g. ``n_perm=``, ``seed=``; every pair uses the same seed). ``p_holm`` is Holm's
-    adjustment over all pairs (``correction=None`` omits it); ``significant`` is
-    ``p_holm <= alpha``.
+    to it (e.g. ``n_perm=``, ``seed=``; every pair uses the same seed). ``correction``: one
+    of :data:`CORRECTIONS` over all pairs (column ``p_holm``, ``p_bonferroni``, ``p_bh`` or
+    ``p_by``), ``"tukey"`` (Carterette's randomised Tukey HSD over the systems,
+    ``n_perm_tukey`` shuffles seeded by ``tukey_seed``; column ``p_tukey``),
+    ``"tukey-parametric"`` (statsmodels' ``pairwise_tukeyhsd``; column ``p_tukey``) or None.
+    ``significant`` is the corrected p (or the raw p without correction) ``<= alpha``.
     """
     fn = _get_test(test)
+    _check_correction(correction, CORRECTIONS)
     systems = _systems_table(table, measure)
-    rows = []
+    rows, ids = [], {}
     for name_a, name_b in itertools.combinations(systems, 2):
-        x, y, _ = _paired_systems(systems, name_a, name_b, on)
+        x, y, ids[(name_a, name_b)] = _paired_systems(systems, name_a, name_b, on)
         result = fn(x, y, **test_kwargs)
         rows.append({"a": name_a, "b": name_b, "mean_a": float(x.mean()), "mean_b": float(y.mean()),
                      "mean_diff": float((x - y).mean()), "p_value": float(result.p_value), "n": int(x.size)})
     out = pd.DataFrame(rows)
-    return _add_adjustment(out, correction, alpha)
+    tukey_p = None
+    if correction is not None and correction.startswith("tukey"):
+        method = "parametric" if correction == "tukey-parametric" else "randomized"
+        tukey_p = tukey_hsd(_wide(systems, ids), method=method, n_perm=n_perm_tukey,
+                            seed=tukey_seed)["p_value"].to_numpy()
+    return _add_adjustment(out, correction, alpha, tukey_p)
 
 
 def compare(df_a: pd.DataFrame, df_b: pd.DataFrame, measures=None, *, test="permutation",
@@ -135,9 +134,12 @@ def compare(df_a: pd.DataFrame, df_b: pd.DataFrame, measures=None, *, test="perm
 
     ``df_a`` and ``df_b`` are :func:`searchgrade.evaluate` DataFrames (index qid, one column
     per measure). ``measures``: one name, a list, or None for every column of ``df_a``
-    (each must be in ``df_b``). ``p_holm`` adjusts over the measures compared.
+    (each must be in ``df_b``). ``correction`` (one of :data:`~.corrections.METHODS` or None)
+    adjusts over the measures compared, in column ``p_<correction>``; Tukey's HSD compares
+    systems, not measures, and is refused here.
     """
     fn = _get_test(test)
+    _check_correction(correction, tuple(METHODS))
     for label, df in (("df_a", df_a), ("df_b", df_b)):
         if not isinstance(df, pd.DataFrame):
             raise TypeError(f"{label} must be a DataFrame of per-query scores (index qid, one column "
