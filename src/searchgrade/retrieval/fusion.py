@@ -1,5 +1,8 @@
 """Combining runs and second stages: reciprocal rank fusion, convex combination, CombSUM/MNZ/MAX, re-ranking the top N.
 
+The line-up's fusion kinds (``rrf``, ``convex``, ``combsum``, ``combmnz``, ``combmax``) with
+their line-up arguments: each is a call of the core's fusion (:mod:`searchgrade.fusion`, the
+code behind ``searchgrade.fuse``), so there is one implementation of every formula.
 Runs are ``{qid: {docid: score}}``. Wherever a rank is needed, a run's list
 for a query is ordered as trec_eval orders it: score descending, ties broken
 by document id descending (:func:`ranking`), so a fused run depends only on
@@ -17,6 +20,7 @@ import math
 import warnings
 from collections.abc import Callable, Mapping, Sequence
 
+from ..fusion import api as _core
 from ..io import trec_order
 from ..io.types import Run
 
@@ -69,6 +73,13 @@ def _top(scores: dict[str, float], depth: int | None) -> dict[str, float]:
     return {d: scores[d] for d in (order if depth is None else order[:depth])}
 
 
+def _fuse(runs_list: list, method: str, norm: str | None, params: dict, depth: int | None) -> Run:
+    """The core's fusion (:mod:`searchgrade.fusion`) of checked runs, without its warning about missing queries."""
+    names = [f"run {i}" for i in range(len(runs_list))]
+    return _core.fuse_runs(runs_list, names, _core.method_row(method), _core.norm_row(norm), params, depth=depth,
+                           warn=False)
+
+
 def rrf(runs, k: float = 60, weights=None, depth: int | None = 100) -> Run:
     """Reciprocal rank fusion (Cormack, Clarke & Büttcher 2009): score(d) = sum over runs r of w_r / (k + rank_r(d)).
 
@@ -76,30 +87,14 @@ def rrf(runs, k: float = 60, weights=None, depth: int | None = 100) -> Run:
     not retrieve d adds nothing. ``runs`` is a list of runs or a
     ``{name: run}`` mapping; ``weights`` default to 1. The fused list of each
     query keeps its ``depth`` best documents (None: all). Queries are the
-    union of the runs' queries.
+    union of the runs' queries. This is ``searchgrade.fuse(runs, "rrf", None,
+    {"k": k, "weights": weights}, depth=depth)`` without its warning about
+    queries some runs lack.
     """
     runs_list, w = _as_list(runs, weights)
     if k < 0:
         raise ValueError(f"k must be non-negative, got {k}")
-    fused: Run = {}
-    for qid in dict.fromkeys(q for r in runs_list for q in r):
-        scores: dict[str, float] = {}
-        for run, weight in zip(runs_list, w):
-            for rank, docid in enumerate(ranking(run.get(qid, {})), 1):
-                scores[docid] = scores.get(docid, 0.0) + weight / (k + rank)
-        fused[qid] = _top(scores, depth)
-    return fused
-
-
-def minmax(scores: Mapping[str, float]) -> dict[str, float]:
-    """Min-max normalisation of one query's list: (s - min) / (max - min); every score 1.0 when max = min."""
-    if not scores:
-        return {}
-    lo, hi = min(scores.values()), max(scores.values())
-    if hi == lo:
-        return {d: 1.0 for d in scores}
-    span = hi - lo
-    return {d: (s - lo) / span for d, s in scores.items()}
+    return _fuse(runs_list, "rrf", None, {"k": k, "weights": w}, depth)
 
 
 def convex(runs, weights, depth: int | None = 100) -> Run:
@@ -110,50 +105,19 @@ def convex(runs, weights, depth: int | None = 100) -> Run:
     gets 1 and its worst 0 (all 1 if the list has a single score). A document
     a run did not return gets 0 from that run. The weights must be
     non-negative and sum to 1; ``runs`` and ``weights`` are parallel
-    sequences or ``{name: ...}`` mappings.
+    sequences or ``{name: ...}`` mappings. This is ``searchgrade.fuse(runs,
+    "wsum", "min-max-one", {"weights": weights}, depth=depth)``.
     """
     runs_list, w = _as_list(runs, weights)
     if weights is None:
         raise ValueError("convex needs weights (non-negative, summing to 1)")
     if not math.isclose(sum(w), 1.0, rel_tol=0, abs_tol=1e-9):
         raise ValueError(f"convex weights must sum to 1, got {sum(w)!r} from {w}")
-    fused: Run = {}
-    for qid in dict.fromkeys(q for r in runs_list for q in r):
-        scores: dict[str, float] = {}
-        for run, weight in zip(runs_list, w):
-            for docid, s in minmax(run.get(qid, {})).items():
-                scores[docid] = scores.get(docid, 0.0) + weight * s
-        for run in runs_list:  # documents only some runs returned still appear with their partial sum
-            for docid in run.get(qid, {}):
-                scores.setdefault(docid, 0.0)
-        fused[qid] = _top(scores, depth)
-    return fused
+    return _fuse(runs_list, "wsum", "min-max-one", {"weights": w}, depth)
 
 
-def zscore(scores: Mapping[str, float]) -> dict[str, float]:
-    """Z-score normalisation of one query's list: (s - mean) / sd with the population sd; every score 0.0 when sd = 0."""
-    if not scores:
-        return {}
-    n = len(scores)
-    mean = sum(scores.values()) / n
-    sd = math.sqrt(sum((s - mean) ** 2 for s in scores.values()) / n)
-    if sd == 0:
-        return {d: 0.0 for d in scores}
-    return {d: (s - mean) / sd for d, s in scores.items()}
-
-
-def rank_scores(scores: Mapping[str, float]) -> dict[str, float]:
-    """Rank normalisation of one query's list of n documents: 1 - (rank - 1) / n (1 for the first, 1/n for the last).
-
-    Ranks follow trec_eval order (:func:`ranking`), so tied scores get distinct values
-    decided by document id, as they get distinct ranks in :func:`rrf`.
-    """
-    n = len(scores)
-    return {d: 1.0 - i / n for i, d in enumerate(ranking(scores))}
-
-
-_NORMALISERS: dict[str | None, Callable] = {"minmax": minmax, "zscore": zscore, "rank": rank_scores,
-                                            None: lambda scores: {d: float(s) for d, s in scores.items()}}
+# the line-up's normalisation names and the core's (searchgrade.fusion.NORMALISATIONS)
+_CORE_NORM = {"minmax": "min-max-one", "zscore": "zmuv", "rank": "rank"}
 NORMALISATIONS = ("minmax", "zscore", "rank", None)
 """Per-query score normalisations of :func:`normalise` (None: the raw scores)."""
 
@@ -162,9 +126,31 @@ def normalise(scores: Mapping[str, float], method: str | None) -> dict[str, floa
     """One query's list normalised by ``method``: "minmax" (:func:`minmax`), "zscore" (:func:`zscore`), "rank" (:func:`rank_scores`) or None / "none" (raw)."""
     if method == "none":
         method = None
-    if method not in _NORMALISERS:
+    if method is not None and method not in _CORE_NORM:
         raise ValueError(f"unknown normalisation {method!r}: choose one of 'minmax', 'zscore', 'rank' or None")
-    return _NORMALISERS[method](scores)
+    if method is None or not scores:
+        return {d: float(s) for d, s in scores.items()}
+    out = _core.normalize({"q": scores}, _CORE_NORM[method])["q"]
+    return {d: out[d] for d in scores}
+
+
+def minmax(scores: Mapping[str, float]) -> dict[str, float]:
+    """Min-max normalisation of one query's list: (s - min) / (max - min); every score 1.0 when max = min (the core's ``min-max-one``)."""
+    return normalise(scores, "minmax")
+
+
+def zscore(scores: Mapping[str, float]) -> dict[str, float]:
+    """Z-score normalisation of one query's list: (s - mean) / sd, population sd (the core's ``zmuv``: 0.0 when sd = 0)."""
+    return normalise(scores, "zscore")
+
+
+def rank_scores(scores: Mapping[str, float]) -> dict[str, float]:
+    """Rank normalisation of one query's list of n documents: 1 - (rank - 1) / n (1 for the first, 1/n for the last).
+
+    Ranks follow trec_eval order (:func:`ranking`), so tied scores get distinct values
+    decided by document id, as they get distinct ranks in :func:`rrf`.
+    """
+    return normalise(scores, "rank")
 
 
 def _run_names(runs, n: int) -> list[str]:
@@ -186,25 +172,18 @@ def _warn_cut(names: list[str], runs_list: list, depth: int | None) -> None:
 
 
 def _comb(runs, weights, normalisation: str | None, depth: int | None, how: str) -> Run:
-    """CombSUM / CombMNZ / CombMAX of each input's normalised top `depth` per query; fused list cut at `depth`."""
+    """CombSUM / CombMNZ / CombMAX of each input's normalised, weighted top `depth` per query; fused list cut at `depth`."""
     runs_list, w = _as_list(runs, weights)
     normalise({}, normalisation)  # refuse an unknown normalisation before any work
     if depth is not None and depth < 1:
         raise ValueError(f"depth must be positive or None, got {depth}")
     _warn_cut(_run_names(runs, len(runs_list)), runs_list, depth)
-    fused: Run = {}
-    for qid in dict.fromkeys(q for r in runs_list for q in r):
-        total: dict[str, float] = {}
-        count: dict[str, int] = {}
-        best: dict[str, float] = {}
-        for run, weight in zip(runs_list, w):
-            for docid, s in normalise(_top(run.get(qid, {}), depth), normalisation).items():
-                total[docid] = total.get(docid, 0.0) + weight * s
-                count[docid] = count.get(docid, 0) + 1
-                best[docid] = max(best.get(docid, -math.inf), weight * s)
-        scores = {"sum": total, "max": best, "mnz": {d: count[d] * total[d] for d in total}}[how]
-        fused[qid] = _top(scores, depth)
-    return fused
+    inputs = []
+    for run, weight in zip(runs_list, w):
+        top = {q: _top(docs, depth) for q, docs in run.items()}
+        normed = _core.normalize(top, _CORE_NORM[normalisation]) if normalisation not in (None, "none") else top
+        inputs.append({q: {d: weight * s for d, s in docs.items()} for q, docs in normed.items()})
+    return _fuse(inputs, how, None, {}, depth)
 
 
 def combsum(runs, weights=None, normalisation: str | None = "minmax", depth: int | None = 100) -> Run:

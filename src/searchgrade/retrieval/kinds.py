@@ -275,9 +275,18 @@ def _fusion_check(t: Table) -> dict:
 
 # --------------------------------------------------------------------------- the built-in rows
 
+def _package_modules(package: str) -> tuple[str, ...]:
+    """A package and each module in it (dotted names), so that an edit of any of them invalidates its runs."""
+    import importlib
+    import pkgutil
+
+    path = importlib.import_module(package).__path__
+    return (package, *sorted(f"{package}.{m.name}" for m in pkgutil.iter_modules(path)))
+
+
 _SPARSE = ("searchgrade.retrieval.sparse", "searchgrade.retrieval.korean")
 _DENSE = ("searchgrade.retrieval.dense", "searchgrade.retrieval.encoders")
-_FUSION = ("searchgrade.retrieval.fusion",)
+_FUSION = ("searchgrade.retrieval.fusion", *_package_modules("searchgrade.fusion"))
 _COMB = {**INPUTS, "normalisation": (STR, REQUIRED), "weights": (NUMS, None), "depth": (INT, None)}
 _FUSED = {"rrf": ("reciprocal rank fusion of two or more runs", {**INPUTS, "k": (NUM, 60.0), "weights": (NUMS, None)}),
           "convex": ("convex combination of min-max-normalised scores", {**INPUTS, "weights": (NUMS, REQUIRED)}),
