@@ -7,8 +7,9 @@ is ordered as trec_eval orders it: score descending, ties by document id
 descending. A document counts as relevant when its grade is at least
 ``rel_level`` (default 1), as in :func:`searchgrade.evaluate`.
 
-- :func:`main_table`: retrievers x measures (means over the qrels' queries,
-  an empty ranking scoring 0), in the line-up's order;
+- :func:`main_table`: retrievers x measures (:func:`searchgrade.mean`'s means: a
+  query without results left out, or scoring 0 with ``missing="zero"``, as
+  chapter 5 asks), in the line-up's order;
 - :func:`precision_ceiling`: the best possible P@k, mean of min(1, R_q / k);
 - :func:`score_distribution`: queries at exactly 0 and exactly 1, histogram;
 - :func:`rank_flips`: pairs of retrievers whose order changes between two measures;

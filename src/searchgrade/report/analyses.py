@@ -5,7 +5,8 @@ Runs are ``{qid: {docid: score}}`` and qrels ``{qid: {docid: grade}}`` as everyw
 trec_eval orders it. A document counts as relevant when its grade is at least ``rel_level``
 (default 1), as in :func:`searchgrade.evaluate`.
 
-- :func:`main_table`: retrievers x measures (means over the qrels' queries, an empty ranking scoring 0);
+- :func:`main_table`: retrievers x measures (means as :func:`searchgrade.mean` gives them: a query without
+  results left out by default, scored 0 with ``missing="zero"``);
 - :func:`precision_ceiling`: the best possible P@k, mean of min(1, R_q / k);
 - :func:`score_distribution`: queries at exactly 0 and exactly 1, histogram;
 - :func:`rank_flips`: pairs of retrievers whose order changes between two measures;
@@ -90,13 +91,14 @@ def _positive_int(value, name: str) -> int:
 # the main table
 
 
-def main_table(qrels: Qrels, runs: Mapping[str, Run], measures: Sequence[str], *, missing: str = "zero",
+def main_table(qrels: Qrels, runs: Mapping[str, Run], measures: Sequence[str], *, missing: str = "ignore",
                ties: str = "trec", rel_level: int = 1) -> pd.DataFrame:
     """Mean of each measure for each retriever: rows in the line-up's order, one column per measure (as named).
 
-    Means run over every query of ``qrels``; with ``missing="zero"`` (the
-    default) a query a retriever returned nothing for scores 0, so every row
-    has the same denominator.
+    ``missing`` is :func:`searchgrade.evaluate`'s, with the same default, so a row equals
+    :func:`searchgrade.mean` of that run: with ``"ignore"`` (trec_eval's default) a query a
+    retriever returned nothing for is left out of its means (a ``UserWarning`` says which); with
+    ``"zero"`` (trec_eval ``-c``) it scores 0, so every row has the same denominator.
     """
     _check_qrels(qrels)
     _check_runs(runs, qrels)

@@ -3,9 +3,16 @@
 :func:`prepare` checks the options and scores every run once; :class:`Data` holds the result. Two
 spellings of one measure are one measure (:func:`measure_columns`), and a run's depth is where it was
 cut (:func:`run_depth`), so a measure deeper than a run can be flagged (:meth:`Data.shallow`).
+
+Queries without results (a qrels query the run does not rank) follow ``missing``, as in
+:func:`searchgrade.evaluate`: by default (``"ignore"``, trec_eval's default) a run's means are over
+the queries it answered, as :func:`searchgrade.mean` and :func:`searchgrade.compare` give them, and
+the paired tests use the queries every run answered; ``"zero"`` (trec_eval ``-c``, the command's
+``-c``) scores them 0 on every measure. The page states which.
 """
 from __future__ import annotations
 
+import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
@@ -15,6 +22,7 @@ from ..collections import Collection
 from ..io.types import RunLike as Run
 from ..metrics import Evaluator, parse_measure
 from . import analyses
+from .text import check_lang, say
 
 __all__ = ["MEASURES", "PRIMARY", "VIEWER_MEASURES", "STAGE_MEASURES", "GROUP_SIZE", "VIEWER_BYTES", "Data",
            "measure_columns", "run_depth", "prepare"]
@@ -47,6 +55,29 @@ class Data:
     alpha: float
     columns: dict[str, str]
     depths: dict[str, int]
+    missing: str = "ignore"
+    lang: str = "ko"
+
+    def t(self, key: str, **values) -> str:
+        """The page's text ``key`` in its language (:mod:`.text`)."""
+        return say(self.lang, key, **values)
+
+    def own(self, run: str) -> pd.DataFrame:
+        """A run's per-query scores over the queries its means count: those it answered, or all with ``-c``."""
+        table = self.per_query[run]
+        return table if self.missing == "zero" else table.loc[[q for q in table.index if q in self.runs[run]]]
+
+    def tested(self, names: Sequence[str] | None = None) -> dict[str, pd.DataFrame]:
+        """Per-query scores for paired tests: every run on the same queries (those all of ``names`` answered)."""
+        names = list(self.runs) if names is None else list(names)
+        if self.missing == "zero":
+            return {n: self.per_query[n] for n in names}
+        index = self.per_query[names[0]].index
+        shared = [q for q in index if all(q in self.runs[n] for n in names)]
+        if not shared:
+            raise ValueError(f"no query has results in every run ({', '.join(names)}): nothing to test; use -c "
+                             "to count queries without results as 0")
+        return {n: self.per_query[n].loc[shared] for n in names}
 
     @property
     def best(self) -> str:
@@ -54,8 +85,8 @@ class Data:
         return str(self.table[self.primary].idxmax())
 
     def scores(self, measures: Sequence[str]) -> dict[str, pd.DataFrame]:
-        """{run: its per-query scores on ``measures``}."""
-        return {n: df[list(measures)] for n, df in self.per_query.items()}
+        """{run: its per-query scores on ``measures``}, on the queries the tests use (:meth:`tested`)."""
+        return {n: df[list(measures)] for n, df in self.tested().items()}
 
     def col(self, measure: str) -> str:
         """The column of one of the report's own measures: the user's spelling when they asked for it too."""
@@ -110,17 +141,24 @@ def run_depth(run: Run, info: dict | None) -> int:
     return int(min(own or info["depth"], info["depth"]))
 
 
-def prepare(coll: Collection, runs: Mapping[str, Run], infos, measures, primary, n_perm, seed, alpha) -> Data:
-    """Check the options and score every run once (missing results score 0)."""
+def prepare(coll: Collection, runs: Mapping[str, Run], infos, measures, primary, n_perm, seed, alpha,
+            missing: str = "ignore", lang: str = "ko") -> Data:
+    """Check the options and score every run once (``missing``: queries without results left out, or 0)."""
     if not runs:
         raise ValueError("no runs to report on")
+    if missing not in ("ignore", "zero"):
+        raise ValueError(f"missing must be 'ignore' or 'zero', not {missing!r}")
+    check_lang(lang)
     measures, primary, columns = measure_columns(measures, primary)
-    table = analyses.main_table(coll.qrels, runs, measures)   # refuses empty runs and queries not in the qrels
+    with warnings.catch_warnings():   # the page says how many queries each run left without results
+        warnings.simplefilter("ignore", UserWarning)
+        table = analyses.main_table(coll.qrels, runs, measures, missing=missing)   # refuses empty runs, unknown queries
     scored = list(dict.fromkeys([*measures, *columns.values()]))
-    evaluator = Evaluator(coll.qrels, scored, missing="zero")
+    evaluator = Evaluator(coll.qrels, scored, missing="zero")   # every query: the viewer shows an empty list's 0
     per_query = {str(n): evaluator.evaluate(run) for n, run in runs.items()}
     infos = {str(n): (infos or {}).get(n) for n in runs}
     return Data(coll, {str(n): r for n, r in runs.items()}, infos, measures, primary, per_query, table,
-                 n_perm, seed, alpha, columns, {str(n): run_depth(r, infos[str(n)]) for n, r in runs.items()})
+                n_perm, seed, alpha, columns, {str(n): run_depth(r, infos[str(n)]) for n, r in runs.items()},
+                missing, lang)
 
 

@@ -12,6 +12,8 @@ from collections.abc import Sequence
 import numpy as np
 import pandas as pd
 
+from .text import say
+
 __all__ = ["esc", "page", "section", "note", "table", "number", "histogram_svg", "PALETTE"]
 
 PALETTE = [
@@ -59,10 +61,10 @@ def esc(text) -> str:
     return html.escape(str(text), quote=True)
 
 
-def page(title: str, lead: str, sections: Sequence[str], footer: str, font_css: str = "") -> str:
-    """A complete HTML document (lang="ko") with the inline stylesheet (and the web font's, if given)."""
+def page(title: str, lead: str, sections: Sequence[str], footer: str, font_css: str = "", lang: str = "ko") -> str:
+    """A complete HTML document in ``lang`` with the inline stylesheet (and the web font's, if given)."""
     font = f'<style id="sg-webfont">{font_css}</style>' if font_css else ""
-    return ("<!DOCTYPE html>\n<html lang=\"ko\"><head><meta charset=\"utf-8\">"
+    return (f"<!DOCTYPE html>\n<html lang=\"{esc(lang)}\"><head><meta charset=\"utf-8\">"
             "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">"
             f"<title>{esc(title)}</title>{font}<style>{CSS}</style></head><body><main>"
             f"<h1>{esc(title)}</h1><p class=\"sg-lead\">{lead}</p>{''.join(sections)}"
@@ -79,24 +81,28 @@ def note(text: str) -> str:
     return f'<p class="sg-note">{text}</p>'
 
 
-def number(value, digits: int = 4) -> str:
+def number(value, digits: int = 4, yes_no: tuple[str, str] = ("예", "아니오")) -> str:
     """A value as text: integers as they are, other numbers with ``digits`` decimals, missing as an em dash."""
     if value is None or (isinstance(value, float) and pd.isna(value)):
         return "\u2014"
     if isinstance(value, bool):
-        return "예" if value else "아니오"
+        return yes_no[0] if value else yes_no[1]
     if isinstance(value, int):
         return f"{value:,}"
     return f"{float(value):.{digits}f}"
 
 
-def table(df: pd.DataFrame, caption: str, ident: str = "", digits: int = 4, index_label: str = "") -> str:
-    """A DataFrame as an escaped HTML table (numbers right-aligned, ``data-row``/``data-col`` on each cell)."""
+def table(df: pd.DataFrame, caption: str, ident: str = "", digits: int = 4, index_label: str = "",
+          yes_no: tuple[str, str] = ("예", "아니오")) -> str:
+    """A DataFrame as an escaped HTML table (numbers right-aligned, ``data-row``/``data-col`` on each cell).
+
+    ``yes_no``: how True and False are written (the page's language).
+    """
     head = "".join(f'<th scope="col" class="{_num_class(df[c])}">{esc(c)}</th>' for c in df.columns)
     classes = [_num_class(df[c]) for c in df.columns]
     rows = []
     for label, *values in df.itertuples(name=None):   # column by column, so each keeps its dtype
-        cells = "".join(f'<td class="{k}" data-col="{esc(c)}">{_cell(v, digits)}</td>'
+        cells = "".join(f'<td class="{k}" data-col="{esc(c)}">{_cell(v, digits, yes_no)}</td>'
                         for c, k, v in zip(df.columns, classes, values))
         rows.append(f'<tr data-row="{esc(label)}"><th scope="row">{esc(label)}</th>{cells}</tr>')
     ident_attr = f' id="{esc(ident)}"' if ident else ""
@@ -110,17 +116,17 @@ def _num_class(column: pd.Series) -> str:
     return "sg-num" if pd.api.types.is_numeric_dtype(column) and not pd.api.types.is_bool_dtype(column) else ""
 
 
-def _cell(value, digits: int) -> str:
+def _cell(value, digits: int, yes_no: tuple[str, str]) -> str:
     """One escaped cell: numbers formatted, text escaped."""
     if isinstance(value, str):
         return esc(value)
     if isinstance(value, np.generic):
         value = value.item()
-    return esc(number(value, digits)) if isinstance(value, (int, float, bool)) or value is None else esc(value)
+    return esc(number(value, digits, yes_no)) if isinstance(value, (int, float, bool)) or value is None else esc(value)
 
 
 def histogram_svg(name: str, counts: Sequence[int], labels: Sequence[str], ymax: int, colour_index: int,
-                  measure: str) -> str:
+                  measure: str, lang: str = "ko") -> str:
     """One retriever's histogram of per-query scores as inline SVG: one bar per bin, bars carry their counts."""
     width, height, left, top, bottom = 240, 150, 30, 28, 26
     plot_w, plot_h = width - left - 8, height - top - bottom
@@ -131,14 +137,14 @@ def histogram_svg(name: str, counts: Sequence[int], labels: Sequence[str], ymax:
         h = 0 if ymax == 0 else plot_h * count / ymax
         bars.append(f'<rect x="{left + i * bw + 1:.2f}" y="{top + plot_h - h:.2f}" width="{bw - 2:.2f}" height="{h:.2f}" '
                     f'fill="{colour}" data-bin="{esc(label)}" data-count="{int(count)}">'
-                    f"<title>{esc(label)}: 질문 {int(count):,}개</title></rect>")
+                    f"<title>{esc(say(lang, 'bar_title', label=label, count=int(count)))}</title></rect>")
     axis = (f'<line x1="{left}" y1="{top + plot_h}" x2="{left + plot_w}" y2="{top + plot_h}" stroke="#888"/>'
             f'<text x="{left}" y="{height - 8}" font-size="10">0</text>'
             f'<text x="{left + plot_w / 2:.1f}" y="{height - 8}" font-size="10" text-anchor="middle">0.5</text>'
             f'<text x="{left + plot_w}" y="{height - 8}" font-size="10" text-anchor="end">1</text>'
             f'<text x="{left - 4}" y="{top + 4}" font-size="10" text-anchor="end">{ymax:,}</text>'
             f'<text x="{left - 4}" y="{top + plot_h}" font-size="10" text-anchor="end">0</text>')
-    label = f"{name}: 질문별 {measure}의 분포 (막대 {len(counts)}개, 세로 눈금 최대 {ymax:,}개)"
+    label = say(lang, "histogram", name=name, measure=measure, bars=len(counts), ymax=ymax)
     return (f'<svg viewBox="0 0 {width} {height}" role="img" '
             f'aria-label="{esc(label)}" data-retriever="{esc(name)}"><title>{esc(label)}</title>'
             f'<text x="{left}" y="16" font-size="12" font-weight="600">{esc(name)}</text>{"".join(bars)}{axis}</svg>')

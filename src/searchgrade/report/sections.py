@@ -23,23 +23,32 @@ __all__ = ["SECTIONS", "baseline_section", "viewer_section"]
 def _collection_section(d: Data) -> str:
     """Sizes of the collection and its judgments."""
     rel = analyses.precision_ceiling(d.coll.qrels, 10).relevant
-    rows = {"문서": len(d.coll.corpus), "질문": len(d.coll.queries),
-            "판정": sum(len(v) for v in d.coll.qrels.values()), "정답이 하나 이상인 질문": int((rel > 0).sum()),
-            "질문당 정답(평균)": float(rel.mean())}
-    frame = pd.DataFrame({"값": pd.Series(rows, dtype=object)})
+    plain = d.coll.meta.get("plain_runs")   # made from a qrels file and run files: no documents
+    rows = {d.t("c_documents"): None if plain else len(d.coll.corpus), d.t("c_queries"): len(d.coll.queries),
+            d.t("c_judgments"): sum(len(v) for v in d.coll.qrels.values()),
+            d.t("c_with_relevant"): int((rel > 0).sum()), d.t("c_relevant_mean"): float(rel.mean())}
+    frame = pd.DataFrame({d.t("c_value"): pd.Series(rows, dtype=object)})
     source = d.coll.meta.get("source", "")
-    return section("collection", "컬렉션", table(frame.rename_axis("항목"), f"{d.coll.name}: 크기와 정답 수", digits=2)
-                   + (note(f"출처: {esc(source)}") if source else ""))
+    return section("collection", d.t("h_collection"),
+                   table(frame.rename_axis(d.t("c_item")), d.t("cap_collection", name=d.coll.name), digits=2,
+                         yes_no=_yes_no(d))
+                   + (note(esc(d.t("source", source=source))) if source else "")
+                   + (note(d.t("no_corpus")) if plain else ""))
 
 
-def _describe_model(info: dict | None) -> str:
+def _yes_no(d: Data) -> tuple[str, str]:
+    """How the page writes True and False."""
+    return d.t("yes"), d.t("no")
+
+
+def _describe_model(d: Data, info: dict | None) -> str:
     """The tokeniser or model a run used, as its record gives it (with a --model-map replacement shown)."""
     if not info:
         return ""
     params = (info.get("settings") or {}).get("params") or {}
     what = params.get("tokeniser") or params.get("model") or ""
     moved = (info.get("overrides") or {}).get("model")
-    return f"{what} (원래 {moved['from']})" if moved else str(what)
+    return d.t("moved", what=what, origin=moved["from"]) if moved else str(what)
 
 
 def _lineup_section(d: Data) -> str:
@@ -48,27 +57,30 @@ def _lineup_section(d: Data) -> str:
     for name, info in d.infos.items():
         info = info or {}
         settings = info.get("settings") or {}
-        rows[name] = {"종류": info.get("kind") or settings.get("kind") or "기록 없음",
-                      "설명": info.get("description", ""), "재료": ", ".join(info.get("inputs") or
-                                                                        [i["name"] for i in settings.get("inputs", [])]),
-                      "토크나이저·모델": _describe_model(info), "깊이": d.depths[name],
-                      "결과 없는 질문": sum(1 for q in d.coll.queries if not d.runs[name].get(q)),
+        rows[name] = {d.t("l_kind"): info.get("kind") or settings.get("kind") or d.t("no_record"),
+                      d.t("l_description"): info.get("description", ""),
+                      d.t("l_inputs"): ", ".join(info.get("inputs") or [i["name"] for i in settings.get("inputs", [])]),
+                      d.t("l_model"): _describe_model(d, info), d.t("l_depth"): d.depths[name],
+                      d.t("l_empty"): sum(1 for q in d.coll.qrels if not d.runs[name].get(q)),
                       "SHA-256": str(info.get("sha256", ""))[:12]}
-    frame = pd.DataFrame(rows).T.rename_axis("검색기")
+    frame = pd.DataFrame(rows).T.rename_axis(d.t("l_retriever"))
     plain = [n for n, info in d.infos.items() if not info]
-    extra = note(f"기록(.json)이 없는 실행 결과: {esc(', '.join(plain))}. 파일 그대로 채점했다.") if plain else ""
-    extra += note("깊이는 실행이 질문마다 돌려준 문서 수의 상한이다(재정렬기는 후보 수만큼만 돌려준다). 결과 없는 질문은 "
-                  "문서를 하나도 돌려주지 못한 질문으로, 모든 지표에서 0점이다.")
-    return section("lineup", "검색기", table(frame, "실행 결과 폴더의 검색기와 그 설정", ident="lineup-table") + extra)
+    extra = note(esc(d.t("plain_runs", names=", ".join(plain)))) if plain else ""
+    extra += note(esc(d.t("depth_note")) + f' <span id="missing-policy" data-missing="{d.missing}">'
+                  f'{esc(d.t("policy_" + d.missing))}</span>')
+    skipped = d.coll.meta.get("skipped_run_queries") or {}
+    if any(skipped.values()):
+        parts = ", ".join(d.t("skipped_part", name=n, n=k) for n, k in skipped.items() if k)
+        extra += note(esc(d.t("skipped_runs", parts=parts)))
+    return section("lineup", d.t("h_lineup"), table(frame, d.t("cap_lineup"), ident="lineup-table") + extra)
 
 
 def _legend(d: Data, n_queries: int) -> str:
     """What the markers mean, in Korean."""
     best = d.best
-    return note(f"평균 뒤의 글자는 그 평균이 유의하게 앞선 검색기의 글자다. 기준은 {esc(d.primary)} 평균이 가장 높은 "
-                f"<b>{esc(best)}</b>({letter(list(d.runs).index(best))})이고, 다른 검색기는 모두 기준과만 "
-                f"비교했다. 짝지은 무작위 순열 검정(순열 {d.n_perm:,}번, 씨앗 {d.seed}), 지표마다 Holm 보정, "
-                f"p ≤ {d.alpha:g}, 질문 {n_queries:,}개. 결과가 없는 질문은 0점으로 센다.")
+    return note(d.t("legend", primary=esc(d.primary), best=esc(best), letter=letter(list(d.runs).index(best)),
+                    n_perm=d.n_perm, seed=d.seed, alpha=d.alpha, queries=n_queries)
+                + d.t("legend_" + d.missing))
 
 
 def _diff_text(test: pd.Series, label: str = "p") -> str:
@@ -85,15 +97,15 @@ def _means_html(d: Data, comp) -> str:
     for name in d.runs:
         cells = []
         for m in d.measures:
-            value = f"{float(comp.means.loc[name, m]):.4f}"
-            best = value == f"{float(comp.means[m].max()):.4f}"
+            value = f"{float(d.table.loc[name, m]):.4f}"   # the run's own means (comp.means: the tested queries)
+            best = value == f"{float(d.table[m].max()):.4f}"
             text = f"<strong>{value}</strong>" if best else value
             mark = f"<sup>{esc(marks.loc[name, m])}</sup>" if marks.loc[name, m] else ""
-            flag = '<span class="sg-flag" title="측정 깊이가 실행보다 깊다">†</span>' if d.shallow(name, m) else ""
+            flag = f'<span class="sg-flag" title="{esc(d.t("deeper"))}">†</span>' if d.shallow(name, m) else ""
             cells.append(f'<td class="sg-num{" sg-best" if best else ""}" data-col="{esc(m)}">{text}{mark}{flag}</td>')
         rows.append(f'<tr data-row="{esc(name)}"><td>{comp.letters[name]}</td><th scope="row">{esc(name)}</th>{"".join(cells)}</tr>')
-    return (f'<div class="sg-scroll" id="main-comparison"><table><caption>지표의 평균과 유의성 표시 (열마다 가장 높은 '
-            f'값은 굵게)</caption><thead><tr><th scope="col">#</th><th scope="col">검색기</th>{head}</tr></thead>'
+    return (f'<div class="sg-scroll" id="main-comparison"><table><caption>{esc(d.t("cap_means"))}</caption><thead><tr>'
+            f'<th scope="col">#</th><th scope="col">{esc(d.t("col_retriever"))}</th>{head}</tr></thead>'
             f"<tbody>{''.join(rows)}</tbody></table></div>")
 
 
@@ -102,51 +114,55 @@ def _shallow_note(d: Data) -> str:
     pairs = [(n, m) for n in d.runs for m in d.measures if d.shallow(n, m)]
     if not pairs:
         return ""
-    listed = ", ".join(f"{esc(n)}({d.depths[n]}개)의 {esc(m)}" for n, m in pairs)
-    return note(f'<span id="shallow-note">† 실행보다 깊은 측정: {listed}. 그 실행은 측정 깊이까지 문서를 돌려주지 '
-                "않으므로 이 값은 더 깊은 실행과 같은 조건의 비교가 아니다. 이런 짝의 뒤집힘은 진짜로 세지 않는다.</span>")
+    listed = ", ".join(d.t("shallow_item", name=esc(n), depth=d.depths[n], measure=esc(m)) for n, m in pairs)
+    return note(f'<span id="shallow-note">{d.t("shallow_note", items=listed)}</span>')
 
 
 def _main_section(d: Data) -> str:
     """Means with significance markers against the best run, and the differences from it with Holm p-values."""
     if len(d.runs) < 2:
-        return section("main-table", "본 결과표", table(d.table, "지표의 평균") +
-                       note("검색기가 하나뿐이라 검정할 짝이 없다."))
+        return section("main-table", d.t("h_main"), table(d.table.rename_axis(d.t("col_retriever")),
+                                                          d.t("cap_means_only")) + note(esc(d.t("single_run"))))
     comp = compare(None, d.scores(d.measures), d.measures, baseline=d.best, n_perm=d.n_perm, seed=d.seed,
                    alpha=d.alpha)
     tests = comp.tests.set_index(["system_b", "measure"])
     diffs = {name: {m: _diff_text(tests.loc[(name, m)]) for m in d.measures} for name in d.runs if name != d.best}
-    diff_table = pd.DataFrame(diffs).T.rename_axis("검색기")[d.measures]
+    diff_table = pd.DataFrame(diffs).T.rename_axis(d.t("col_retriever"))[d.measures]
     body = (_means_html(d, comp) + _legend(d, comp.n_queries) + _shallow_note(d)
-            + table(diff_table, f"기준 {d.best}과의 차이(검색기 − 기준)와 Holm 보정 p값 (* 유의)", ident="main-diffs"))
-    return section("main-table", "본 결과표", body)
+            + table(diff_table, d.t("cap_diffs", best=d.best), ident="main-diffs"))
+    return section("main-table", d.t("h_main"), body)
 
 
 def _ceiling_section(d: Data) -> str:
     """The best possible P@10 and how close the best run comes."""
     ceiling = analyses.precision_ceiling(d.coll.qrels, 10)
-    p10 = pd.Series({n: float(df[d.col("P@10")].mean()) for n, df in d.per_query.items()})
+    p10 = pd.Series({n: float(d.own(n)[d.col("P@10")].mean()) for n in d.runs})
     best = str(p10.idxmax())
-    share = (f"천장의 {100 * p10.max() / ceiling.value:.1f}%다" if ceiling.value > 0
-             else "천장이 0이다(정답이 있는 질문이 없다)")
-    text = (f"질문당 정답이 평균 {ceiling.relevant.mean():.2f}개라 완벽한 검색기의 P@10도 "
-            f"<b>{ceiling.value:.4f}</b>를 넘지 못한다. 가장 높은 P@10은 {esc(best)}의 {p10.max():.4f}로 {share}. "
-            "P@10은 이 천장과 함께 읽는다.")
-    counts = ceiling.counts().rename("질문 수").rename_axis("질문당 정답 수").to_frame()
+    counted = list(d.own(best).index)   # its mean's queries: the ceiling over the same ones is the fair bound
+    own = ceiling if len(counted) == len(d.coll.qrels) else analyses.precision_ceiling(
+        {q: d.coll.qrels[q] for q in counted}, 10)
+    if own.value <= 0:
+        share = d.t("ceiling_zero")
+    elif own is ceiling:
+        share = d.t("ceiling_share", share=100 * p10.max() / ceiling.value)
+    else:
+        share = d.t("ceiling_share_own", n=len(counted), ceiling=own.value, share=100 * p10.max() / own.value)
+    text = d.t("ceiling_text", relevant=ceiling.relevant.mean(), ceiling=ceiling.value, best=esc(best),
+               p10=p10.max(), share=share)
+    counts = ceiling.counts().rename(d.t("ceiling_count")).rename_axis(d.t("ceiling_per")).to_frame()
     counts.index = counts.index.astype(str)
-    return section("ceiling", "P@10의 천장", f'<p id="ceiling-text" data-ceiling="{ceiling.value!r}">{text}</p>'
-                   + table(counts, "질문당 정답 수의 분포"))
+    return section("ceiling", d.t("h_ceiling"), f'<p id="ceiling-text" data-ceiling="{ceiling.value!r}">{text}</p>'
+                   + table(counts, d.t("cap_ceiling")))
 
 
-_FLIP_COLUMNS = {"measure_a": "지표 a", "measure_b": "지표 b", "ahead_on_a": "a에서 앞선 쪽", "ahead_on_b": "b에서 앞선 쪽",
-                 "diff_a": "a의 차이", "diff_b": "b의 차이", "p_a": "a의 Holm p", "p_b": "b의 Holm p", "real": "진짜",
-                 "shallow": "깊이 주의"}
+_FLIP_COLUMNS = ("measure_a", "measure_b", "ahead_on_a", "ahead_on_b", "diff_a", "diff_b", "p_a", "p_b", "real",
+                 "shallow")
 
 
-def _numbered(frame: pd.DataFrame) -> pd.DataFrame:
-    """The flips with Korean headers, numbered from 1."""
-    out = frame.rename(columns=_FLIP_COLUMNS).reset_index(drop=True)
-    out.index = pd.RangeIndex(1, len(out) + 1, name="뒤집힘")
+def _numbered(d: Data, frame: pd.DataFrame) -> pd.DataFrame:
+    """The flips with the page's headers, numbered from 1."""
+    out = frame.rename(columns={c: d.t("f_" + c) for c in _FLIP_COLUMNS}).reset_index(drop=True)
+    out.index = pd.RangeIndex(1, len(out) + 1, name=d.t("f_index"))
     return out
 
 
@@ -154,7 +170,7 @@ def _flip_depths(d: Data, tested: pd.DataFrame) -> pd.Series:
     """Per flip: the runs of the pair that a measure of the flip looks deeper than ('' for none)."""
     def one(row) -> str:
         runs = (row["ahead_on_a"], row["ahead_on_b"])
-        hit = [f"{r}({d.depths[r]}개) < {m}" for r in runs for m in (row["measure_a"], row["measure_b"])
+        hit = [d.t("flip_depth", run=r, depth=d.depths[r], measure=m) for r in runs for m in (row["measure_a"], row["measure_b"])
                if d.shallow(r, m)]
         return ", ".join(hit)
 
@@ -164,46 +180,46 @@ def _flip_depths(d: Data, tested: pd.DataFrame) -> pd.Series:
 def _flips_section(d: Data) -> str:
     """Pairs ordered differently by two measures, and those whose two differences are both significant."""
     if len(d.runs) < 2 or len(d.measures) < 2:
-        return section("flips", "지표를 바꾸면 뒤집히는 순위", note("검색기 둘과 지표 둘이 있어야 뒤집힘을 셀 수 있다."))
+        return section("flips", d.t("h_flips"), note(esc(d.t("flips_need"))))
     flips = analyses.rank_flips(d.table, d.measures)
-    tested = analyses.check_flips(flips, d.per_query, n_perm=d.n_perm, seed=d.seed, alpha=d.alpha)
+    tested = analyses.check_flips(flips, d.tested(), n_perm=d.n_perm, seed=d.seed, alpha=d.alpha)
     if len(tested):
         tested["shallow"] = _flip_depths(d, tested).to_numpy()
         tested["real"] = tested["real"].astype(bool) & (tested["shallow"] == "")
     real = tested[tested["real"].astype(bool)] if len(tested) else tested
     pairs = len(d.runs) * (len(d.runs) - 1) // 2
     shallow = int((tested["shallow"] != "").sum()) if len(tested) else 0
-    text = (f"검색기 {pairs}쌍과 지표 짝 {len(d.measures) * (len(d.measures) - 1) // 2}개에서 두 지표의 순서가 반대인 "
-            f"경우는 <b>{len(flips)}</b>건이다. 두 차이를 모두 검정하고(찾은 뒤집힘 전체에 Holm 보정) 둘 다 "
-            f"유의한 진짜 뒤집힘은 <b>{len(real)}</b>건이다."
-            + (f" 실행보다 깊은 지표가 낀 {shallow}건은 깊이 차이가 만든 것일 수 있어 진짜로 세지 않았다." if shallow else ""))
+    text = (d.t("flips_text", pairs=pairs, measure_pairs=len(d.measures) * (len(d.measures) - 1) // 2,
+                flips=len(flips), real=len(real)) + (d.t("flips_shallow", shallow=shallow) if shallow else ""))
     body = (f'<p id="flips-text" data-flips="{len(flips)}" data-real="{len(real)}" data-shallow="{shallow}">'
             f"{text}</p>")
-    body += table(_numbered(real).drop(columns=["진짜", "깊이 주의"]), "두 차이가 모두 유의한 뒤집힘",
-                  ident="flips-real") if len(real) else ""
+    body += table(_numbered(d, real).drop(columns=[d.t("f_real"), d.t("f_shallow")]), d.t("cap_flips_real"),
+                  ident="flips-real", yes_no=_yes_no(d)) if len(real) else ""
     if len(tested):
-        body += (f"<details><summary>뒤집힘 {len(tested)}건 모두 보기</summary>"
-                 f"{table(_numbered(tested), '찾은 뒤집힘과 그 검정', ident='flips-all')}</details>")
-    return section("flips", "지표를 바꾸면 뒤집히는 순위", body)
+        body += (f"<details><summary>{esc(d.t('flips_all', n=len(tested)))}</summary>"
+                 f"{table(_numbered(d, tested), d.t('cap_flips_all'), ident='flips-all', yes_no=_yes_no(d))}"
+                 "</details>")
+    return section("flips", d.t("h_flips"), body)
 
 
 def _distribution_section(d: Data) -> str:
     """How the primary measure's per-query scores are spread: zeros, perfect scores, histograms."""
-    frame = pd.DataFrame({n: df[d.primary] for n, df in d.per_query.items()})
-    try:
-        dist = analyses.score_distribution(frame, bins=10)
+    try:   # run by run: with queries without results left out, the runs may count different queries
+        parts = [analyses.score_distribution(d.own(n)[d.primary].rename(n), bins=10) for n in d.runs]
     except ValueError as err:
-        return section("distribution", "평균 뒤의 분포", note(f"{esc(d.primary)}의 분포를 그릴 수 없다: {esc(err)}"))
-    summary = dist.summary[["mean", "median", "one", "zero", "between"]].rename(
-        columns={"mean": "평균", "median": "중앙값", "one": "1점인 질문", "zero": "0점인 질문", "between": "그 사이"})
-    ymax = int(dist.histogram.to_numpy().max())
-    labels = list(dist.histogram.index)
-    figures = "".join(histogram_svg(n, dist.histogram[n].tolist(), labels, ymax, i, d.primary)
-                      for i, n in enumerate(dist.histogram.columns))
-    text = (f"질문별 {esc(d.primary)}는 평균 근처에 모이지 않는다. 0점과 1점인 질문의 수가 평균보다 많은 것을 말해 준다. "
-            "막대는 0.1 너비의 구간이고 마지막 구간만 1을 포함한다. 세로 눈금은 모든 그림이 같다.")
-    return section("distribution", f"평균 뒤의 분포 ({d.primary})",
-                   note(text) + table(summary.rename_axis("검색기"), f"질문별 {d.primary}의 요약", ident="distribution-summary")
+        return section("distribution", d.t("h_distribution"),
+                       note(esc(d.t("no_distribution", measure=d.primary, error=err))))
+    summary = pd.concat([p.summary for p in parts])[["mean", "median", "one", "zero", "between"]].rename(
+        columns={c: d.t("d_" + c) for c in ("mean", "median", "one", "zero", "between")})
+    histogram = pd.concat([p.histogram for p in parts], axis=1)
+    ymax = int(histogram.to_numpy().max())
+    labels = list(histogram.index)
+    figures = "".join(histogram_svg(n, histogram[n].tolist(), labels, ymax, i, d.primary, d.lang)
+                      for i, n in enumerate(histogram.columns))
+    return section("distribution", d.t("h_distribution_of", measure=d.primary),
+                   note(esc(d.t("distribution_text", measure=d.primary)))
+                   + table(summary.rename_axis(d.t("col_retriever")), d.t("cap_distribution", measure=d.primary),
+                           ident="distribution-summary")
                    + f'<figure class="sg-figures" id="histograms">{figures}</figure>')
 
 
@@ -219,17 +235,19 @@ def _stage_rows(d: Data, name: str, info: dict) -> str | None:
     before = analyses.candidate_ceiling({q: r for q, r in d.runs[first].items() if q in judged}, judged, n)
     after = analyses.candidate_ceiling({q: r for q, r in d.runs[name].items() if q in judged}, judged, n)
     stage = [d.col(m) for m in STAGE_MEASURES]
-    comp = compare(None, {first: d.per_query[first][stage], name: d.per_query[name][stage]}, stage, baseline=first,
+    pair = d.tested([first, name])
+    comp = compare(None, {r: pair[r][stage] for r in (first, name)}, stage, baseline=first,
                    n_perm=d.n_perm, seed=d.seed, alpha=d.alpha).tests.set_index("measure")
-    rows = {f"1단계 {first}의 Recall@{n}": number(before.recall), f"{name}의 Recall@{n}": number(after.recall),
-            "질문마다 같은가": "예" if before.per_query.equals(after.per_query) else "아니오",
-            "후보에 정답이 없는 질문": f"{len(before.empty):,}개 ({100 * before.empty_share:.1f}%)"}
-    rows.update({f"{m} 변화": _diff_text(comp.loc[m], "Holm p") for m in stage})
-    frame = pd.DataFrame({"값": pd.Series(rows)}).rename_axis("항목")
+    rows = {d.t("stage_recall_first", first=first, n=n): number(before.recall),
+            d.t("stage_recall", name=name, n=n): number(after.recall),
+            d.t("stage_same"): d.t("yes") if before.per_query.equals(after.per_query) else d.t("no"),
+            d.t("stage_empty"): d.t("stage_empty_value", n=len(before.empty), share=100 * before.empty_share)}
+    rows.update({d.t("stage_change", measure=m): _diff_text(comp.loc[m], "Holm p") for m in stage})
+    frame = pd.DataFrame({d.t("c_value"): pd.Series(rows)}).rename_axis(d.t("c_item"))
     skipped = len(d.coll.qrels) - len(judged)
-    extra = note(f"정답이 하나도 없는 질문 {skipped:,}개는 재현율이 정의되지 않아 뺐다.") if skipped else ""
-    return (f'<h3>{esc(name)}: {esc(first)}의 상위 {n}개를 다시 정렬</h3>'
-            + table(frame, f"{name}: 2단계의 천장과 재정렬이 바꾼 것", ident=f"stage-{name}") + extra)
+    extra = note(esc(d.t("stage_skipped", n=skipped))) if skipped else ""
+    return (f'<h3>{esc(d.t("stage_heading", name=name, first=first, n=n))}</h3>'
+            + table(frame, d.t("cap_stage", name=name), ident=f"stage-{name}") + extra)
 
 
 def _second_stage_section(d: Data) -> str:
@@ -239,10 +257,9 @@ def _second_stage_section(d: Data) -> str:
         return ""
     parts = [_stage_rows(d, n, info) for n, info in reranks.items()]
     missing = [n for n, p in zip(reranks, parts) if p is None]
-    intro = note("재정렬기는 1단계가 가져온 후보의 순서만 바꾼다. 그래서 후보 수만큼의 재현율은 재정렬 뒤에도 같고, "
-                 "후보에 정답이 없는 질문은 어떤 재정렬기로도 구할 수 없다. 1단계의 재현율이 재정렬기의 천장이다.")
-    lost = note(f"1단계의 실행 결과가 이 폴더에 없어 건너뛴 재정렬: {esc(', '.join(missing))}") if missing else ""
-    return section("second-stage", "2단계의 천장", intro + "".join(p for p in parts if p) + lost)
+    intro = note(esc(d.t("stage_intro")))
+    lost = note(esc(d.t("stage_lost", names=", ".join(missing)))) if missing else ""
+    return section("second-stage", d.t("h_stage"), intro + "".join(p for p in parts if p) + lost)
 
 
 def baseline_section(d: Data, baseline: tuple | None) -> str:
@@ -254,27 +271,26 @@ def baseline_section(d: Data, baseline: tuple | None) -> str:
         raise ValueError(f"baseline {label}: its runs were made on other documents; compare folders of one corpus")
     common = [q for q in d.coll.queries if q in other.queries and q in d.coll.qrels and q in other.qrels]
     shared = [n for n in d.runs if n in runs]
+    heading = d.t("h_baseline", label=label)
     if not common or not shared:
-        return section("baseline", f"질문 집합 비교 ({esc(label)})",
-                       note("두 폴더에 같은 이름의 검색기나 같은 번호의 질문이 없어 비교하지 않았다."))
+        return section("baseline", heading, note(esc(d.t("baseline_none"))))
     qrels = {q: d.coll.qrels[q] for q in common}
     evaluator = Evaluator(qrels, [d.primary], missing="zero")
-    per_query = {}
+    per_query, here, base = {}, (lambda n: d.t("b_here_run", name=n)), (lambda n: d.t("b_base_run", name=n))
     for n in shared:
-        per_query[f"이 폴더:{n}"] = evaluator.evaluate({q: r for q, r in d.runs[n].items() if q in qrels}).loc[common]
-        per_query[f"기준:{n}"] = evaluator.evaluate({q: r for q, r in runs[n].items() if q in qrels}).loc[common]
-    tests = analyses.compare_pairs(per_query, [(f"이 폴더:{n}", f"기준:{n}") for n in shared], [d.primary],
+        per_query[here(n)] = evaluator.evaluate({q: r for q, r in d.runs[n].items() if q in qrels}).loc[common]
+        per_query[base(n)] = evaluator.evaluate({q: r for q, r in runs[n].items() if q in qrels}).loc[common]
+    tests = analyses.compare_pairs(per_query, [(here(n), base(n)) for n in shared], [d.primary],
                                    n_perm=d.n_perm, seed=d.seed, alpha=d.alpha)
-    frame = pd.DataFrame({"이 폴더": tests["mean_a"].to_numpy(), "기준": tests["mean_b"].to_numpy(),
-                          "차이(이 폴더 − 기준)": tests["mean_diff"].to_numpy(), "Holm p": tests["p_holm"].to_numpy(),
-                          "유의": tests["significant"].to_numpy()}, index=pd.Index(shared, name="검색기"))
-    text = (f"같은 검색기를 질문 집합 {esc(label)}(기준)에서 만든 실행 결과와 질문마다 짝지어 비교한다. 두 집합에 "
-            f"모두 있는 질문 {len(common):,}개의 {esc(d.primary)}로 짝지은 무작위 순열 검정을 하고 검색기 "
-            f"{len(shared)}개에 Holm 보정을 했다.")
+    frame = pd.DataFrame({d.t("b_here"): tests["mean_a"].to_numpy(), d.t("b_base"): tests["mean_b"].to_numpy(),
+                          d.t("b_diff"): tests["mean_diff"].to_numpy(), d.t("b_p"): tests["p_holm"].to_numpy(),
+                          d.t("b_sig"): tests["significant"].to_numpy()},
+                         index=pd.Index(shared, name=d.t("col_retriever")))
+    text = d.t("baseline_text", label=esc(label), n=len(common), measure=esc(d.primary), runs=len(shared))
     missing = [n for n in d.runs if n not in runs]
-    extra = note(f"기준 폴더에 없는 검색기: {esc(', '.join(missing))}") if missing else ""
-    return section("baseline", f"질문 집합 비교 ({esc(label)})",
-                   note(text) + table(frame, f"{d.primary}: 이 폴더와 기준 {label}", ident="baseline-table") + extra)
+    extra = note(esc(d.t("baseline_missing", names=", ".join(missing)))) if missing else ""
+    return section("baseline", heading, note(text) + table(frame, d.t("cap_baseline", measure=d.primary, label=label),
+                                                           ident="baseline-table", yes_no=_yes_no(d)) + extra)
 
 
 def _docs_hash(coll: Collection) -> str:
@@ -292,13 +308,13 @@ def _viewer_groups(d: Data, names: list[str]) -> dict[str, list[str]]:
     """Named groups of queries where the runs differ on the primary measure (a seeded draw of each)."""
     s = {n: d.per_query[n][d.primary] for n in names}
     a, others = names[0], names[1:]
-    groups = {f"{b}의 점수가 {a}보다 높은 질문 ({d.primary})": s[b] > s[a] for b in others}
+    groups = {d.t("g_higher", a=a, b=b, measure=d.primary): s[b] > s[a] for b in others}
     if len(others) == 2:
-        groups[f"{a}의 점수가 둘보다 높은 질문 ({d.primary})"] = (s[a] > s[others[0]]) & (s[a] > s[others[1]])
+        groups[d.t("g_top", a=a, measure=d.primary)] = (s[a] > s[others[0]]) & (s[a] > s[others[1]])
     zero = (s[a] == 0)
     for b in others:
         zero = zero & (s[b] == 0)
-    groups[f"{'모두 ' if others else ''}0점인 질문 ({d.primary})"] = zero
+    groups[d.t("g_zero_all" if others else "g_zero", measure=d.primary)] = zero
     order = {q: i for i, q in enumerate(d.coll.queries)}
     rng = np.random.default_rng(d.seed)
     out = {}
@@ -330,11 +346,9 @@ def viewer_section(d: Data, viewer: Sequence[str] | None) -> str:
     widget = query_viewer(d.coll.queries, {n: d.runs[n] for n in names}, d.coll.qrels, d.coll.corpus,
                           {n: d.per_query[n][[d.col(m) for m in VIEWER_MEASURES]] for n in names},
                           _viewer_groups(d, names), mode="html", qids=qids, search=True,
-                          answers=d.coll.meta.get("answers"), max_bytes=VIEWER_BYTES)
-    text = (f"{esc(', '.join(names))}의 상위 문서를 질문마다 나란히 본다. 판정이 있는 질문 {len(qids):,}개가 모두 "
-            f"들어 있고 질문 찾기 칸에 번호나 낱말을 넣어 고른다. 점수 차이로 나눈 묶음에는 질문을 {GROUP_SIZE}개까지 "
-            f"정해진 씨앗({d.seed})으로 골랐다.")
-    return section("viewer", "질문 하나씩 들여다보기", note(text) + getattr(widget, "data", str(widget)))
+                          answers=d.coll.meta.get("answers"), max_bytes=VIEWER_BYTES, lang=d.lang, display=False)
+    text = d.t("viewer_text", names=esc(", ".join(names)), n=len(qids), size=GROUP_SIZE, seed=d.seed)
+    return section("viewer", d.t("h_viewer"), note(text) + widget)
 
 
 

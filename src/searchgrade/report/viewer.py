@@ -32,6 +32,7 @@ import pandas as pd
 
 from .. import judges, metrics
 from ..io import trec_order
+from .text import VIEWER, VIEWER_PAGE, check_lang
 
 __all__ = [
     "MODES",
@@ -149,26 +150,20 @@ def _check_int(name: str, value, low: int, high: int) -> int:
     return int(value)
 
 
-PRINT_NOTE = "인쇄판에는 이 보기의 처음 상태만 실린다. 직접 조작해 보려면 HTML판의 같은 곳을 연다."
+PRINT_NOTE = VIEWER_PAGE["ko"]["print"]
 
 
-def _print_note() -> str:
+def _print_note(lang: str = "ko") -> str:
     """A line shown only in print (the PDF edition): the widget is static there; the HTML edition is live.
 
     The PDF build writes the page of the HTML edition into its ``.sg-edition`` span."""
-    return (f'<p class="sg-print-note">{_esc(PRINT_NOTE)}<span class="sg-edition"></span></p>')
+    return (f'<p class="sg-print-note">{_esc(VIEWER_PAGE[lang]["print"])}<span class="sg-edition"></span></p>')
 
 
 # --------------------------------------------------------------------------- the viewer
 
 
-VIEWER_TEXT = {
-    "relevant": "정답", "graded": "정답(등급 {g})", "nonrelevant": "오답", "unjudged": "판정되지 않음",
-    "answer": "답 포함", "gold": "정답표의 정답 문서 {n}개", "more": "그 밖에 정답 문서가 {n}개 더 있다.",
-    "answers": "답 문자열:", "empty": "이 질문에는 결과가 없다.", "ranks": "검색기가 매긴 순위:",
-    "rank": "{r}위", "absent": "목록에 없음", "scores": "{name} 질문별 점수", "noQuery": "이 묶음에는 질문이 없다.",
-    "noMatch": "찾는 말이 든 질문이 이 묶음에 없다.",
-}
+VIEWER_TEXT = VIEWER["ko"]
 
 
 def _viewer_qids(queries, qrels, filters: dict, qids) -> list[str]:
@@ -291,7 +286,7 @@ def query_viewer_data(queries: Mapping[str, str], runs: Mapping[str, Mapping], q
                       measures: Sequence[str] = ("nDCG@10", "RR", "R@10"), depth: int = 5,
                       snippet_chars: int = 120, gold_chars: int = 360, rel_level: int = 1,
                       max_relevant_shown: int = 5, answers: Mapping[str, Sequence[str]] | None = None,
-                      start: str | None = None, max_bytes: int = 300_000) -> dict:
+                      start: str | None = None, max_bytes: int = 300_000, lang: str = "ko") -> dict:
     """Validated, size-checked data of the per-query viewer (top `depth` of one to three runs per query).
 
     `answers` ({qid: [answer texts]}, e.g. KorQuAD's ``meta["answers"]``) highlights the answers and marks
@@ -326,7 +321,7 @@ def query_viewer_data(queries: Mapping[str, str], runs: Mapping[str, Mapping], q
                            for name in map(str, runs)] for q in qids},
             **{key: {q: per_query[q][key] for q in qids} for key in ("top", "passages", "relevant", "gold")},
             "titles": titles, "answers": answers, "relLevel": rel_level, "graded": graded,
-            "text": VIEWER_TEXT, "start": start,
+            "text": VIEWER[check_lang(lang)], "start": start,
             "startFilter": next((i for i, (_, m) in enumerate(filters.items()) if chosen and start in m), -1)}
     size = len(_json_for_script(data).encode("utf-8"))
     if size > max_bytes:
@@ -410,53 +405,55 @@ def viewer_query_html(data: dict, qid: str) -> str:
             f'<div class="sg-columns">{"".join(_column_html(data, qid, j) for j in range(len(data["runs"])))}</div>')
 
 
-def _viewer_groups(data: dict) -> list[tuple[str, list[str]]]:
+def _viewer_groups(data: dict, lang: str = "ko") -> list[tuple[str, list[str]]]:
     """(label, qids) of the filter menu: every query first, then the named groups."""
-    return [(f"모든 질문 ({len(data['order'])}개)", data["order"])] + [
-        (f"{label} ({len(members)}개)", members) for label, members in data["filters"]]
+    words = VIEWER_PAGE[lang]
+    return [(words["all"].format(n=len(data["order"])), data["order"])] + [
+        (words["member"].format(label=label, n=len(members)), members) for label, members in data["filters"]]
 
 
 def query_viewer(queries: Mapping[str, str], runs: Mapping[str, Mapping], qrels: Mapping,
                  corpus: Mapping[str, Mapping[str, str]], scores: Mapping[str, pd.DataFrame] | None = None,
                  filters: Mapping[str, Sequence[str]] | None = None, *, mode: str = "auto", search: bool = False,
-                 **options):
+                 lang: str = "ko", display: bool = True, **options):
     """Chapter 5's per-query viewer: pick a query (through named filters), see the judged relevant
     documents beside one to three runs' top documents, answer strings highlighted where `answers` gives them.
 
     ``search`` adds a search box (HTML mode) that narrows the query menu to the queries whose id or text
     contains what is typed, for a viewer over many queries (the report embeds every judged query).
+    ``lang``: the viewer's words (:mod:`.text`). ``display=False`` returns the HTML text itself instead
+    of an IPython object (IPython is then not imported: ``searchgrade report`` writes a file).
     """
-    data = query_viewer_data(queries, runs, qrels, corpus, scores, filters, **options)
+    data = query_viewer_data(queries, runs, qrels, corpus, scores, filters, lang=lang, **options)
     if resolve_mode(mode) == "ipywidgets":
         return _viewer_ipywidgets(data)
     uid = _new_id("viewer", json.dumps([data["runs"], data["order"][:50], data["measures"]], ensure_ascii=False))
-    groups, start, group = _viewer_groups(data), data["start"], data["startFilter"]
+    groups, start, group, words = _viewer_groups(data, lang), data["start"], data["startFilter"], VIEWER_PAGE[lang]
     filter_options = "".join(
         f'<option value="{i - 1}"{" disabled" if not members else ""}{" selected" if i - 1 == group else ""}>'
         f"{_esc(label)}</option>" for i, (label, members) in enumerate(groups))
     query_options = "".join(f'<option value="{_esc(q)}"{" selected" if q == start else ""}>{_esc(q)}. {_esc(data["queries"][q])}</option>'
                             for q in groups[group + 1][1])
     depth = max((len(t) for ts in data["top"].values() for t in ts), default=0)
-    marked = "답 문자열은 노란 바탕으로 표시했다. " if data["answers"] else ""
-    find = (f'<div class="sg-control"><label for="{uid}-search">질문 찾기</label>'
-            f'<input type="search" class="sg-search" id="{uid}-search" placeholder="질문 번호나 낱말" '
+    marked = words["marked"] if data["answers"] else ""
+    find = (f'<div class="sg-control"><label for="{uid}-search">{words["search"]}</label>'
+            f'<input type="search" class="sg-search" id="{uid}-search" placeholder="{words["placeholder"]}" '
             f'autocomplete="off"></div>') if search else ""
-    runs_text = "세 검색기" if len(data["runs"]) == 3 else f"검색기 {len(data['runs'])}개"
+    runs_text = words["runs3"] if len(data["runs"]) == 3 else words["runs"].format(n=len(data["runs"]))
     body = (
-        f'<p class="sg-title">질문 하나씩 들여다보기</p>'
-        f'<p class="sg-help">질문 묶음과 질문을 고르면 정답표의 정답 문서와 {runs_text}의 상위 {depth}개 문서가 '
-        f"판정, 질문별 점수와 함께 나란히 나온다. {marked}</p>"
+        f'<p class="sg-title">{words["title"]}</p>'
+        f'<p class="sg-help">{words["help"].format(runs=runs_text, depth=depth, marked=marked)}</p>'
         f'<div class="sg-controls">'
-        f'<div class="sg-control"><label for="{uid}-filter">질문 묶음</label>'
+        f'<div class="sg-control"><label for="{uid}-filter">{words["group"]}</label>'
         f'<select class="sg-filter" id="{uid}-filter">{filter_options}</select></div>'
-        f'<div class="sg-control"><label for="{uid}-query">질문</label>'
+        f'<div class="sg-control"><label for="{uid}-query">{words["query"]}</label>'
         f'<select class="sg-query" id="{uid}-query">{query_options}</select></div>{find}</div>'
         f'<div class="sg-view">{viewer_query_html(data, start)}</div>'
-        f"{_print_note()}"
+        f"{_print_note(lang)}"
         f'<p class="sg-live sg-sr-only" role="status" aria-live="polite" aria-atomic="true"></p>'
     )
-    return _display_html(_page(uid, body, data, asset("viewer.js"), "searchgradeQueryViewer", "query-viewer",
-                               f"sg-viewer sg-runs-{len(data['runs'])}"))
+    return (_display_html if display else str)(_page(uid, body, data, asset("viewer.js"), "searchgradeQueryViewer",
+                                                     "query-viewer", f"sg-viewer sg-runs-{len(data['runs'])}"))
 
 
 def _viewer_ipywidgets(data: dict):

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = ["FAMILY", "FACES", "Face", "EDITOR_TABLES", "UNICODE_RANGE", "SANS_FALLBACK", "source_dir", "convert",
-           "cached_woff2", "embedded_css", "licence_text", "licence_html"]
+           "cached_woff2", "embedded_css", "licence_text", "licence_html", "available"]
 
 FAMILY = "NanumGothic Web"
 EDITOR_TABLES = ("TSI0", "TSI1", "TSI2", "TSI3", "TSI5")  # VTT sources: unused by renderers, refused by OTS
@@ -60,6 +60,13 @@ def source_dir() -> Path:
         raise RuntimeError("the Korean web font is NanumGothic as koreanize-matplotlib ships it, which is not "
                            "installed (pip install 'searchgrade[book]')")
     return Path(list(spec.submodule_search_locations)[0]) / "fonts"
+
+
+def available() -> str:
+    """'' where the web font can be embedded here, else what is missing (koreanize-matplotlib, fontTools, brotli)."""
+    missing = [name for name, module in (("koreanize-matplotlib", "koreanize_matplotlib"), ("fontTools", "fontTools"),
+                                         ("brotli", "brotli")) if importlib.util.find_spec(module) is None]
+    return f"{', '.join(missing)} not installed" if missing else ""
 
 
 def _digest(path: Path) -> str:
@@ -117,7 +124,7 @@ def licence_text() -> str:
     return (Path(__file__).resolve().parent / "assets" / "NanumGothic-OFL.txt").read_text(encoding="utf-8")
 
 
-def licence_html() -> str:
+def licence_html(lang: str = "ko") -> str:
     """The licence as a collapsed block for a page's footer; "://" written as a character reference.
 
     The addresses in the licence are text, not links: written ``&#58;//`` they read the same in the
@@ -125,8 +132,10 @@ def licence_html() -> str:
     """
     import html
 
+    from .text import say
+
     text = html.escape(licence_text()).replace("://", "&#58;//")
-    return (f'<details class="sg-licence"><summary>글꼴 NanumGothic의 라이선스 (SIL Open Font License 1.1)</summary>'
+    return (f'<details class="sg-licence"><summary>{say(lang, "licence")}</summary>'
             f"<pre>{text}</pre></details>")
 
 

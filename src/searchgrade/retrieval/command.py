@@ -57,8 +57,9 @@ def _parser() -> argparse.ArgumentParser:
                         help=f"the line-up file (TOML); retriever kinds: {', '.join(KINDS)}")
     parser.add_argument("--collection", help="a collection name, beir:<folder> or a BEIR folder "
                                              "(default: the line-up's [lineup] collection)")
-    parser.add_argument("--out", required=True, help="the folder for the runs (one .run and one .json per retriever); it holds exactly the "
-                             "line-up: runs of retrievers no longer in the file are removed")
+    parser.add_argument("--out", default=None, help="the folder for the runs (one .run and one .json per retriever); it holds "
+                             "exactly the line-up: runs of retrievers no longer in the file are removed (not needed "
+                             "with --check)")
     parser.add_argument("--split", default=None, help="qrels split of a BEIR folder (default: test)")
     parser.add_argument("--intersect", action="store_true",
                         help="a BEIR folder whose qrels name queries or documents it lacks is refused; with this, "
@@ -147,9 +148,20 @@ def main(argv: Sequence[str] | None = None) -> int:
         return _run(args)
 
 
+def _check_out(out: str | None, check: bool) -> None:
+    """Refuse a missing --out (unless --check) and an --out that is a file, before anything is read."""
+    if out is None:
+        if not check:
+            raise ValueError("--out DIR is required (the folder for the runs); only --check runs without it")
+        return
+    if Path(out).exists() and not Path(out).is_dir():
+        raise ValueError(f"--out {out}: is a file, not a folder; give the folder for the runs")
+
+
 def _run(args) -> int:
     """The command with its options parsed (inside the user's cache folder)."""
     try:
+        _check_out(args.out, args.check)
         lineup = read_lineup(args.lineup, parse_model_map(args.model_map), args.device)
         names = [n for n in args.retrievers.split(",") if n] if args.retrievers else list(lineup.retrievers)
         unknown = [n for n in names if n not in lineup.retrievers]
@@ -174,7 +186,8 @@ def _run(args) -> int:
         removed = remove_others(args.out, list(lineup.retrievers))
         _record_queries(args.out, args.queries, coll)
         refresh_records(args.out, {n: lineup.retrievers[n] for n in names})
-    except (LineupError, FormatError, ValueError, FileNotFoundError, RuntimeError, ImportError) as err:
+    except (LineupError, FormatError, ValueError, FileNotFoundError, NotADirectoryError, RuntimeError,
+            ImportError) as err:
         print(f"error: {err}", file=sys.stderr)
         return 2
     _print_records(records)

@@ -34,6 +34,20 @@ class RunFolder:
     manifest: dict | None
 
 
+def _read_json(path: Path):
+    """The folder's ``lineup.json`` (a JSON object), or a ValueError naming the file if it is corrupt."""
+    try:
+        record = json.loads(path.read_text(encoding="utf-8"))
+    except UnicodeDecodeError as err:
+        raise ValueError(f"{path}: not UTF-8 text ({err.reason}); delete the file or rerun `searchgrade runs`") from None
+    except json.JSONDecodeError as err:
+        raise ValueError(f"{path}:{err.lineno}: not valid JSON ({err.msg}); delete the file or rerun "
+                         "`searchgrade runs`") from None
+    if not isinstance(record, dict):
+        raise ValueError(f"{path}: not a line-up record (a JSON object); delete the file or rerun `searchgrade runs`")
+    return record
+
+
 def read_runs(folder: str | os.PathLike, collection: Collection | None = None,
               retrievers: Sequence[str] | None = None) -> RunFolder:
     """Every ``*.run`` of a folder (or the named ones), checked against its sidecar's checksum and the collection."""
@@ -41,7 +55,7 @@ def read_runs(folder: str | os.PathLike, collection: Collection | None = None,
     if not folder.is_dir():
         raise FileNotFoundError(f"{folder}: no such folder of runs")
     manifest_path = folder / MANIFEST
-    manifest = json.loads(manifest_path.read_text(encoding="utf-8")) if manifest_path.is_file() else None
+    manifest = _read_json(manifest_path) if manifest_path.is_file() else None
     present = sorted(p.stem for p in folder.glob("*.run"))
     if not present:
         raise FileNotFoundError(f"{folder}: no .run files here (make them with `searchgrade runs`)")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import signal
 import sys
 import warnings
@@ -152,9 +153,17 @@ def _small_pages():
             setter(previous)
 
 
+# The API's words for a qrels query the run lacks, and the command's (its option is -c, not missing=).
+_API_MISSING = re.compile(r"(gets?) no row \(missing='ignore', as trec_eval does; missing='zero', trec_eval -c, "
+                          r"scores (it|them) on an empty ranking\)")
+
+
 def _warning_to_stderr(message, category, filename, lineno, file=None, line=None) -> None:
-    """Print a warning as ``trec_eval: warning: ...`` on standard error."""
-    print(f"trec_eval: warning: {message}", file=sys.stderr)
+    """Print a warning as ``trec_eval: warning: ...`` on standard error, in the command's terms (``-c``)."""
+    text = _API_MISSING.sub(lambda m: f"{'is' if m.group(1) == 'gets' else 'are'} left out of the means (as "
+                                      f"trec_eval does without -c; use -c to score {m.group(2)} on an empty "
+                                      "ranking)", str(message))
+    print(f"trec_eval: warning: {text}", file=sys.stderr)
 
 
 def _run(argv: list[str], help_text: str) -> int:
