@@ -15,7 +15,7 @@ from searchgrade import io as sgio
 
 
 # --------------------------------------------------------------------- grades
-@pytest.mark.parametrize("grade", [10**20, -(2**63), 2**63, 1e20])
+@pytest.mark.parametrize("grade", [10**20, -(2**63) - 1, 2**63, 1e20])
 def test_a_grade_that_does_not_fit_names_query_and_document(grade):
     qrels = {"q1": {"a": 1}, "q2": {"b": 0, "c": grade}}
     with pytest.raises(ValueError, match=r"qrels query 'q2' document 'c': grade .* does not fit"):
@@ -25,6 +25,8 @@ def test_a_grade_that_does_not_fit_names_query_and_document(grade):
 def test_the_largest_grades_that_fit_are_accepted():
     df = sg.evaluate({"q": {"a": 2**63 - 1, "b": -(2**63) + 1}}, {"q": {"a": 1.0, "b": 0.5}}, ["AP", "NumRel"])
     assert df.loc["q"].tolist() == [1.0, 1]
+    df = sg.evaluate({"q": {"a": 2**63 - 1, "b": -(2**63)}}, {"q": {"a": 1.0, "b": 0.5}}, ["AP", "NumRel"])
+    assert df.loc["q"].tolist() == [1.0, 1]  # -2**63 is a negative grade like any other (issue 34, N8)
 
 
 def _exact_err(grades, gmax, k=None):

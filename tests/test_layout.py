@@ -9,10 +9,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PKG = ROOT / "src" / "searchgrade"
-PUBLIC_CORE = ["__init__", "__main__", "metrics", "curves", "trec_eval", "comparison", "variants", "checksums"]
+PUBLIC_CORE = ["__init__", "__main__", "metrics", "curves", "trec_eval", "ndeval", "comparison", "variants",
+               "checksums"]
 # core packages: the measures (registry, names, ranking, kernels), reading and writing (io) and the analyses;
 # each file is core, named pkg/module (a nested package pkg/sub/module)
-CORE_PACKAGES = ["io", "measures", "measures/kernels", "judges", "rag", "stats", "cli", "cli/trec_eval"]
+CORE_PACKAGES = ["io", "measures", "measures/kernels", "judges", "rag", "stats", "cli", "cli/trec_eval", "cli/ndeval",
+                 "fusion"]
 CORE = PUBLIC_CORE + sorted(f"{pkg}/{p.stem}" for pkg in CORE_PACKAGES for p in (PKG / pkg).glob("*.py"))
 SUBPACKAGES = {"collections", "retrieval", "report", "book"}
 THIRD_PARTY_CORE = {"numpy", "pandas", "scipy"}

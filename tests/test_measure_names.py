@@ -59,7 +59,7 @@ def test_bad_parameters_name_the_measure_and_the_parameter(text, fragment):
         parse_measure(text)
 
 
-@pytest.mark.parametrize("obj", [ir_measures.alpha_nDCG @ 10, ir_measures.NRBP, ir_measures.StRecall @ 5])
+@pytest.mark.parametrize("obj", [ir_measures.Accuracy, ir_measures.Compat(p=0.9)])
 def test_ir_measures_objects_without_a_counterpart_are_named(obj):
     with pytest.raises(ValueError, match=rf"measure '{obj.NAME}.*' \(ir_measures {obj.NAME}\) has no searchgrade"):
         parse_measure(obj)
@@ -223,3 +223,50 @@ def test_strings_keep_searchgrade_readings_where_documented(tie_free):
         assert ours.loc[q, "ERR@10"] == pytest.approx(theirs[(q, "ERR@10")], abs=5e-6)
         assert ours.loc[q, "SetF(beta2=2)"] == pytest.approx(theirs[(q, "SetF(beta=2.0)")], abs=1e-9)
     assert (ours["SetF(beta=2.0)"] != ours["SetF(beta2=2)"]).any()
+
+
+# ------------------------------------------------------------ did you mean
+@pytest.mark.parametrize("text,guess", [
+    ("nDGC@10", "nDCG@10"), ("MAPP@10", "MAP@10"), ("ndcg_cut_10x", "ndcg_cut_k"), ("Precison@5", "Precision@5"),
+    ("hit_rat@10", "hit_rate@10"), ("r-precison", "r-precision")])
+def test_a_misspelt_name_gets_a_short_did_you_mean(text, guess):
+    with pytest.raises(ValueError) as err:
+        parse_measure(text)
+    message = str(err.value)
+    assert f"did you mean {guess!r}" in message and len(message) < 300, message
+
+
+def test_a_name_far_from_every_name_gets_no_guess_and_no_list():
+    with pytest.raises(ValueError, match=r"unknown measure 'frobnicate' \(searchgrade.known_measures\(\)") as err:
+        sg.evaluate({"q": {"d": 1}}, {"q": {"d": 1.0}}, ["P@10", "frobnicate"])
+    assert len(str(err.value)) < 300
+
+
+@pytest.mark.parametrize("arg,guess", [("ndcg_cut_10", "ndcg_cut.10"), ("P_5,10", "P.5,10"), ("mapp", "map"),
+                                       ("ndcgcut.10", "ndcg_cut.10"), ("oficial", "official")])
+def test_the_cli_suggests_trec_evals_spelling(tmp_path, capsys, arg, guess):
+    from searchgrade.trec_eval import main
+    (tmp_path / "q").write_text("1 0 a 1\n")
+    (tmp_path / "r").write_text("1 Q0 a 1 1.0 x\n")
+    assert main(["-m", arg, str(tmp_path / "q"), str(tmp_path / "r")]) != 0
+    first = capsys.readouterr().err.splitlines()[0]
+    assert f"did you mean {guess!r}" in first and len(first) < 300, first
+
+
+# --------------------------------------------------- ERR's grade scale, stated
+def test_err_without_max_grade_warns_where_ir_measures_differs():
+    qrels, run = {"1": {"a": 1, "b": 0, "c": 2}}, {"1": {"b": 3.0, "a": 2.0, "c": 1.0}}
+    with pytest.warns(UserWarning, match=r"ERR@10: no max_grade=.*largest grade \(here 2\).*ERR\(max_grade=4\)@10"):
+        ours = sg.evaluate(qrels, run, ["ERR@10"])["ERR@10"]
+    theirs = ir_measures.calc_aggregate([ir_measures.ERR @ 10], qrels, run)[ir_measures.ERR @ 10]
+    fixed = sg.evaluate(qrels, run, ["ERR(max_grade=4)@10"])["ERR(max_grade=4)@10"]
+    assert fixed.iloc[0] == pytest.approx(theirs, abs=5e-6)  # gdeval prints 5 decimals
+    assert ours.iloc[0] != pytest.approx(theirs, abs=1e-3)
+
+
+def test_err_warns_not_when_the_scale_is_given_or_is_four():
+    import warnings
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        sg.evaluate({"q": {"a": 1}}, {"q": {"a": 1.0}}, ["ERR(max_grade=3)@10", ir_measures.ERR @ 5])
+        sg.evaluate({"q": {"a": 4, "b": 1}, "r": {"x": 0}}, {"q": {"a": 1.0}, "r": {"x": 1.0}}, ["ERR@10"])

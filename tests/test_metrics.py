@@ -345,10 +345,10 @@ def test_parse_measure_fields():
     assert parse_measure("SetF(beta=0.5)").params["beta"] == 0.5
 
 
-def test_unknown_measure_lists_the_known_ones():
-    with pytest.raises(ValueError, match=r"unknown measure 'MAPP@10'.*known measures:.*nDCG.*ndcg_cut_k"):
+def test_unknown_measure_suggests_a_known_one():
+    with pytest.raises(ValueError, match=r"unknown measure 'MAPP@10'; did you mean 'MAP@10'\? .*known_measures"):
         parse_measure("MAPP@10")
-    with pytest.raises(ValueError, match="known measures"):
+    with pytest.raises(ValueError, match="known_measures"):
         sg.evaluate(QRELS, RUN, ["P@10", "frobnicate"])
 
 

@@ -55,7 +55,7 @@ def test_ranx_rbp_gains_the_raw_grade():
     """ranx/metrics/rank_biased_precision.py (_rank_biased_precision) sets the gain to qrels[j, 1], the grade."""
     ranx = FAMILIES["RBP"].differs.ranx
     assert "raw grade" in ranx and "not binary" in ranx
-    assert FAMILIES["RBP"].ranx == "rbp"
+    assert FAMILIES["RBP"].ranx.startswith("rbp (gain=grade")  # RBP(gain=grade) is ranx's rbp
 
 
 @pytest.fixture

@@ -103,7 +103,7 @@ def test_trec_expand_follows_trec_eval_defaults_and_parameters():
     assert m.params["rel"] == 2 and m.name == "AP(rel=2)"
     (_, m), = trec_expand("ndcg", rel=2)  # graded: trec_eval's -l does not apply
     assert "rel" not in m.params
-    for root, text, why in [("P", "5,5", "duplicate"), ("P", "5x", "not a number"), ("P", "1e3", "not a number"),
+    for root, text, why in [("P", "5,5", "duplicate"), ("P", "5x", "not a whole number"), ("P", "1e3", "would read it as 1"),
                             ("P", "0", "must be positive"), ("map", "3", "takes no parameters"),
                             ("utility", "1,-2", "takes 4 value"), ("rbp", "q=1", "unknown parameter 'q'"),
                             ("rbp_resid", "1=2", "unknown parameter '1'"), ("ndcg", "1=2,1=3", "given twice"),

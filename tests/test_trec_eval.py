@@ -191,7 +191,8 @@ def test_summary_is_summed_in_query_order(tmp_path):
 
 
 REFUSED = {  # trec_eval 10.0 reads these without complaint but misreads or ignores them
-    "P.5x": "cut-off '5x' is not a number", "P.1e3": "cut-off '1e3' is not a number",
+    "P.5x": "cut-off '5x' is not a whole number (trec_eval's atol would read it as 5)",
+    "P.1e3": "cut-off '1e3' is not a whole number (trec_eval's atol would read it as 1)",
     "P.0,5": "cut-offs must be positive", "P.5,5.5": "duplicate cut-offs", "map.5": "map takes no parameters",
     "rbp.q=3": "unknown parameter 'q'", "rbp.0.5": "not of the form name=value",
     "rbp_resid.2=1": "unknown parameter '2'", "rbp.p=1.5": "p=1.5 must lie strictly between 0 and 1",

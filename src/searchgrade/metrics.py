@@ -11,6 +11,14 @@ other form -- a DataFrame (ir_measures' ``query_id, doc_id, relevance`` /
 read by :func:`searchgrade.io.as_qrels` / :func:`searchgrade.io.as_run`; dicts
 are used as they are.
 
+The diversity measures (``ERR_IA@k``, ``alpha_nDCG@k``, ``NRBP``, ``AP_IA``,
+``P_IA@k``, ``StRecall@k``, ...) need subtopic qrels ``{qid: {subtopic: {docid:
+grade}}}`` (:func:`searchgrade.io.read_subtopic_qrels` reads ndeval's files; a
+DataFrame or records whose ``iteration`` is the subtopic work too, unless every
+query has one subtopic, ordinary qrels): asked of ordinary qrels they are a
+ValueError, not ir_measures' warning.  Ordinary measures asked in the same call
+see each document's largest grade over its subtopics; the run is ranked once.
+
 Public functions: :func:`evaluate` (per-query table), :func:`mean` (the
 summary in one call), :func:`aggregate` (the summary of a per-query table),
 :func:`score_ranking` (one ranked list), :class:`Evaluator` (qrels and
@@ -83,9 +91,12 @@ not fit is a ValueError naming the query and the document.
 
 Queries
 -------
-A qrels query the run does not rank gets no row (``missing="ignore"``) and a
-``UserWarning`` gives how many and a few ids; with ``missing="zero"`` it is
-scored on an empty ranking and nothing is reported.  Run queries without qrels
+A qrels query the run does not rank gets no row (``missing="ignore"``, the
+default, as in trec_eval without ``-c``: it is left out of the means) and a
+``UserWarning`` gives how many and a few ids; with ``missing="zero"`` (trec_eval
+``-c``, and what ir_measures does) it is scored on an empty ranking and nothing
+is reported.  :func:`mean`, :func:`searchgrade.compare` and ``searchgrade report``
+share the default, so they give one mean for one run.  Run queries without qrels
 are skipped with a ``UserWarning``.  Either warning says when the unmatched ids
 match the other side's as text (qrels ``1`` vs run ``"1"``).
 
@@ -138,6 +149,7 @@ from .measures.tables import closed_form_families, differs_table, formula_table,
 from .measures.options import MISSING, TIES, Options
 from .measures.qrels import QrelsIndex, warn_user
 from .measures.ranking import rank as _rank
+from .measures.subtopics import diversity_split
 
 __all__ = [
     "Measure",
@@ -197,19 +209,28 @@ class Evaluator:
 
     ties
         ``"trec"`` (default): score descending, ties by docid descending (string
-        order) -- exactly trec_eval's qsort order, which pytrec_eval and
-        ir_measures inherit.  ``"input"``: score descending, ties kept in the
+        order) -- exactly trec_eval's qsort order, which pytrec_eval inherits
+        and so do ir_measures' measures that run on pytrec_eval.  Not all of
+        them do: ir_measures 0.4.3 computes ``RR@k`` with its msmarco provider,
+        which sorts ties by docid *ascending*, so on tied scores its ``RR@10``
+        can differ from this ``RR@10`` (and from its own ``RR``, which keeps
+        trec_eval's order).  ``"input"``: score descending, ties kept in the
         run dict's order (a stable sort; ranx sorts by score with numpy and keeps
         no documented tie order).  ``"expected"``: the mean of the measure over
         all orders of tied documents (McSherry & Najork 2008), exact in closed
         {closed_form};
         other measures raise ValueError naming the measure.
     missing
-        ``"ignore"`` (default, trec_eval and ir_measures): queries in the qrels
-        but not in the run get no row, and a ``UserWarning`` gives how many and
-        a few of their ids.  ``"zero"`` (trec_eval ``-c``): they are scored on
-        an empty ranking (every measure 0 except NumRel, NumQ and RBP_resid,
-        which is 1), without a warning.
+        ``"ignore"`` (default; trec_eval without ``-c``, pytrec_eval): queries
+        in the qrels but not in the run get no row, so they are left out of
+        every mean, and a ``UserWarning`` gives how many and a few of their
+        ids.  :func:`mean`, :func:`searchgrade.compare` and ``searchgrade
+        report`` share this default (the report's ``-c`` is ``"zero"``).
+        ``"zero"`` (trec_eval ``-c``): they are scored on an empty ranking
+        (every measure 0 except NumRel, NumQ and RBP_resid, which is 1),
+        without a warning.  ir_measures 0.4.3 does the latter: its evaluator
+        adds every qrels query the run lacks with the measure's ``DEFAULT``
+        (0), so its means equal ``missing="zero"``, not the default here.
     rel_level
         Binary measures count ``grade >= rel_level`` as relevant (trec_eval
         ``-l``, pytrec_eval ``relevance_level``; ir_measures ``rel=``).  A
@@ -235,6 +256,7 @@ class Evaluator:
                  rel_level: int = 1, judged_only: bool = False, max_docs: int | None = None):
         self.options = Options(ties, missing, rel_level, judged_only, max_docs)
         self.measures: list[Measure] = plan(measures, self.options, allow_empty=True)
+        qrels, self._subtopics = diversity_split(qrels, self.measures)  # subtopic qrels: collapsed + indexed
         self._index = QrelsIndex(_input(qrels, "qrels")[0])
 
     ties = property(lambda self: self.options.ties, doc="The tie rule (see the class docstring).")
@@ -264,8 +286,11 @@ class Evaluator:
 
     def _ranked(self, run, rows: Sequence, judged_only: bool, exact: bool = False) -> Ranked:
         o = self.options
-        return _rank(self._index, run, rows, ties=o.ties, judged_only=judged_only, max_docs=o.max_docs,
-                     exact=exact)
+        ctx = _rank(self._index, run, rows, ties=o.ties, judged_only=judged_only, max_docs=o.max_docs,
+                    exact=exact or self._subtopics is not None)
+        if self._subtopics is not None:  # the diversity kernels read the subtopics of the exact ranking
+            ctx.cache["subtopics"] = (self._subtopics, list(rows))
+        return ctx
 
     def scores(self, run) -> Scores:
         """Every measure's per-query values as arrays, with the rows, the ranking and the run's read report."""
@@ -419,6 +444,7 @@ def score_ranking(ranking: Sequence, qrels, measures: Iterable | str, **options)
         raise TypeError(f"ranking must be a list of document ids in rank order, not {type(ranking).__name__}"
                         + (" (a single string would be read as a list of characters)"
                            if isinstance(ranking, (str, bytes, bytearray)) else ""))
+    _ordered(ranking)
     ranking = list(ranking)
     seen = set()
     for d in ranking:
@@ -438,6 +464,18 @@ def score_ranking(ranking: Sequence, qrels, measures: Iterable | str, **options)
     options.setdefault("missing", "zero")
     df = Evaluator({"q": dict(qrels)}, measures, **options).evaluate(run)
     return {c: (v.item() if hasattr(v, "item") else v) for c, v in df.iloc[0].items()}
+
+
+def _ordered(ranking) -> None:
+    """Refuse a collection without an order of its own: a set's order follows the hash seed."""
+    from collections.abc import KeysView, Set
+
+    if isinstance(ranking, Mapping):
+        raise TypeError(f"ranking must be a list of document ids in rank order, not a {type(ranking).__name__} "
+                        "(a run's {docid: score} goes to searchgrade.evaluate)")
+    if isinstance(ranking, Set) and not isinstance(ranking, KeysView):
+        raise TypeError(f"ranking must be a list of document ids in rank order, not a {type(ranking).__name__}: "
+                        "a set has no order (its iteration order changes with the hash seed)")
 
 
 # The module docstring's formula and tool tables are generated from the registry rows, as

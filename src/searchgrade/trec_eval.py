@@ -61,6 +61,9 @@ Where trec_eval 10.0 itself fails, searchgrade does the sensible thing:
   too).  Built with zeroed locals it rescales the gains that lie outside [0, 1] by
   (gain - min) / (max - min), min and max taken with 0 (without gains per grade:
   grade / the query's largest grade), which is what searchgrade computes.
+* ``relstring.x`` with x at or beyond 2**63 (``relstring.1e19``): 10.0 converts the double to a
+  long, which is undefined behaviour (x86-64 gives LONG_MIN, and it prints ``''``);
+  searchgrade saturates at 2**63 - 1, as its atol does for cut-offs, and prints the whole string.
 
 Where trec_eval 10.0 is followed although the Python API differs:
 
@@ -84,6 +87,9 @@ gains for negative grades (``ndcg.-1=3``: 10.0 gives them to the documents not i
 -1, or pooled but unjudged, -2); ``utility`` with a non-zero fourth coefficient and no
 ``-N``; ``11pt_avg`` levels out of order (its loop then skips levels); recall levels outside
 [0, 1]; ``p`` outside (0, 1); ``set_F.x`` with x <= 0; ``-l 0``, ``-M 0`` and ``-N 0``.
+Gains per grade (``ndcg.1=3``, ``ndcg_rel``, ``Rndcg`` and ``G`` with parameters) on qrels with a
+grade above 65536 are refused too, though 10.0 evaluates them: its setup_gains keeps an entry for
+every grade from 0 to the largest, and searchgrade's reproduction of its walk stops there.
 
 Not supported: preferences and other input formats (``-R``, ``-T``), z-scores (``-Z``),
 debug output (``-D``), and the measures ``dcg`` and ``ideal_dcg`` (which 10.0 computes as

@@ -29,6 +29,19 @@ class FormatError(ValueError):
         return (type(self), (self.path, self.line, self.problem))
 
 
+def shown(text: str, keep: int = 40, quote: bool = True) -> str:
+    """``repr(text)`` (or text itself, quote=False), or for a long text its first characters and its length:
+    an error message stays one short line."""
+    if len(text) <= keep:
+        return repr(text) if quote else text
+    return f"{text[:keep - 10]!r}... ({len(text)} characters)"
+
+
+class SourceError(FormatError):
+    """A FormatError that every reader of the source would give (bytes that are not UTF-8, no data line):
+    raised as soon as it is seen, and no other reader is tried."""
+
+
 class InputWarning(UserWarning):
     """A reader skipped or ignored part of its input (comment lines, fields after the run id, ...)."""
 

@@ -1,6 +1,7 @@
 """Open what the TREC readers read: a path (gzip or not), ``"-"`` for standard input, or an open file."""
 from __future__ import annotations
 
+import codecs
 import gzip
 import io
 import os
@@ -9,7 +10,7 @@ import sys
 import zlib
 from collections.abc import Iterator
 
-from .errors import FormatError
+from .errors import FormatError, SourceError
 
 STDIN = "-"
 GZIP_MAGIC = b"\x1f\x8b"
@@ -47,12 +48,17 @@ def read_lines(stream, name: str) -> bytes | str:
     """
     parts: list = []
     tail = 0  # length of the unterminated line so far
+    check = None
     while True:
         part = stream.read(MAX_LINE)
         if part is None or not isinstance(part, (bytes, bytearray, str)):
             raise TypeError(f"{stream!r}.read() returned {type(part).__name__}, not bytes or str")
         if not part:
             break
+        if check is None:  # gzip bytes are checked once unzipped
+            check = Utf8Check(name) if isinstance(part, (bytes, bytearray)) and part[:2] != GZIP_MAGIC else False
+        if check:
+            check(part)  # junk fails here, at its first block, not after the whole stream is read
         parts.append(part)
         newline = "\n" if isinstance(part, str) else b"\n"
         first = part.find(newline)
@@ -60,6 +66,24 @@ def read_lines(stream, name: str) -> bytes | str:
             raise _too_long(name, sum(p.count(newline) for p in parts[:-1]) + 1)
         tail = len(part) - 1 - part.rfind(newline) if first >= 0 else tail + len(part)
     return parts[0][:0].join(parts) if parts else b""
+
+
+class Utf8Check:
+    """Checks that consecutive pieces of a byte stream are UTF-8 (a character may straddle two pieces);
+    SourceError naming the line of the first bad byte."""
+
+    def __init__(self, name: str):
+        self.name, self.line = name, 1
+        self.decoder = codecs.getincrementaldecoder("utf-8")()
+
+    def __call__(self, part: bytes) -> None:
+        if self.decoder.getstate()[0] or not part.isascii():  # ASCII between characters: nothing to decode
+            try:
+                self.decoder.decode(part)
+            except UnicodeDecodeError as err:
+                line = self.line + err.object.count(b"\n", 0, err.start)
+                raise SourceError(self.name, line, f"not valid UTF-8 ({err.reason})") from None
+        self.line += part.count(b"\n")
 
 
 def check_lines(data: bytes, name: str, first_line: int = 1) -> bytes:
@@ -94,26 +118,34 @@ def file_blocks(path, size: int) -> Iterator[bytes]:
     FormatError at a line longer than MAX_LINE (the error :func:`check_lines` gives).  A broken
     gzip stream raises what :mod:`gzip` raises (OSError, EOFError, zlib.error).
     """
-    name = str(path)
     with open(path, "rb") as raw:
-        stream = gzip.GzipFile(fileobj=raw) if raw.peek(2)[:2] == GZIP_MAGIC else raw
-        carry, line, first = b"", 1, True
-        while part := stream.read(size):
-            if first:
-                part, first = part.removeprefix(_BOM), False
-            cut = part.rfind(b"\n") + 1
-            if not cut:
-                carry = check_lines(carry + part, name, line)
-                continue
-            block = b"".join((carry, memoryview(part)[:cut])) if carry or cut < len(part) else part
-            carry = part[cut:]
-            del part
-            check_lines(block, name, line)
-            line += block.count(b"\n")
-            yield block
-            del block
-        if carry:
-            yield check_lines(carry, name, line)
+        yield from stream_blocks(raw, str(path), size)
+
+
+def stream_blocks(raw, name: str, size: int) -> Iterator[bytes]:
+    """What :func:`file_blocks` gives, from an open binary stream with ``peek`` (a file, io.BufferedReader);
+    each block is checked to be UTF-8 as it comes (SourceError at the first that is not)."""
+    stream = gzip.GzipFile(fileobj=raw) if raw.peek(2)[:2] == GZIP_MAGIC else raw
+    utf8 = Utf8Check(name)
+    carry, line, first = b"", 1, True
+    while part := stream.read(size):
+        if first:
+            part, first = part.removeprefix(_BOM), False
+        cut = part.rfind(b"\n") + 1
+        if not cut:
+            carry = check_lines(carry + part, name, line)
+            continue
+        block = b"".join((carry, memoryview(part)[:cut])) if carry or cut < len(part) else part
+        carry = part[cut:]
+        del part
+        check_lines(block, name, line)
+        utf8(block)
+        line += block.count(b"\n")
+        yield block
+        del block
+    if carry:
+        utf8(carry)
+        yield check_lines(carry, name, line)
 
 
 def _too_long(name: str, line: int) -> FormatError:

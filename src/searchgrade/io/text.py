@@ -18,8 +18,9 @@ from __future__ import annotations
 
 import math
 import re
+from typing import NamedTuple, Sequence
 
-from .errors import FormatError, LineTally, ReadReport
+from .errors import FIRST_LINES, FormatError, LineTally, ReadReport, shown
 
 RUN_FIELDS = "'qid iter docno rank score runid'"
 QRELS_FIELDS = "'qid iter docno rel'"
@@ -40,15 +41,52 @@ def _splitter(text: str):
     return _c_fields if odd else str.split
 
 
-def _lines(text: str, source: str) -> list[str]:
-    """The lines of text (a final newline ends the last line); a NUL character is an error."""
+_BLANK = re.compile(r"^[ \t\r\x0b\x0c]*(?:\n|\Z)", re.MULTILINE)  # a blank line (or the end of the text)
+_INK = re.compile(r"[^ \t\r\x0b\x0c\n]")  # a character that makes its line not blank
+
+
+class Lines(NamedTuple):
+    """The lines of a text that hold something, their 1-based numbers, how many lines in all, the blank ones."""
+
+    lines: list  # the lines, blank ones left out
+    numbers: Sequence[int]  # the number of each
+    total: int  # lines in the text, blank ones too
+    blank: LineTally | None  # the blank lines, counted here (None: the text had none)
+
+
+def _lines(text: str, source: str) -> Lines:
+    """The lines of text (a final newline ends the last line); a NUL character is an error.
+
+    Blank lines are left out as runs, found in C: 64 MB of newlines make no list of 64 million
+    empty strings (what ``split`` would give), only their count and the first numbers.
+    """
     nul = text.find("\x00")
     if nul >= 0:
         raise FormatError(source, text.count("\n", 0, nul) + 1, "NUL character (is this a binary file?)")
-    lines = text.split("\n")
-    if lines[-1] == "":
-        lines.pop()
-    return lines
+    first_blank = _BLANK.search(text)
+    if first_blank is None or first_blank.start() == len(text):  # no blank line: the usual case
+        lines = text.split("\n")
+        if lines[-1] == "":
+            lines.pop()
+        return Lines(lines, range(1, len(lines) + 1), len(lines), None)
+    lines, numbers, first = [], [], []
+    number, at, prev, pos = 1, 0, 0, 0
+    while (ink := _INK.search(text, pos)) is not None:  # the next line with a character that is not blank
+        start = text.rfind("\n", 0, ink.start()) + 1
+        end = text.find("\n", ink.start())
+        end = len(text) if end < 0 else end
+        number += text.count("\n", at, start)
+        if number > prev + 1 and len(first) < FIRST_LINES:  # the first blank lines' numbers
+            first.extend(range(prev + 1, min(number, prev + 1 + FIRST_LINES - len(first))))
+        lines.append(text[start:end])
+        numbers.append(number)
+        at, prev, pos = start, number, end + 1
+    total = text.count("\n") + (not text.endswith("\n"))
+    if len(first) < FIRST_LINES:
+        first.extend(range(prev + 1, min(total + 1, prev + 1 + FIRST_LINES - len(first))))
+    blank = LineTally()
+    blank.count, blank.first = total - len(lines), first
+    return Lines(lines, numbers, total, blank)
 
 
 def is_integer(text: str) -> bool:
@@ -59,11 +97,13 @@ def is_integer(text: str) -> bool:
 def grade(text: str, source: str, lineno: int) -> int:
     """A relevance grade: a decimal integer within [GRADE_MIN, GRADE_MAX]."""
     if not (text.isdecimal() and text.isascii()) and not is_integer(text):
-        raise FormatError(source, lineno, f"relevance grade {text!r} is not an integer")
-    value = int(text)
+        raise FormatError(source, lineno, f"relevance grade {shown(text)} is not an integer")
+    digits = text.lstrip("+-").lstrip("0")
+    # beyond 19 digits no grade fits; int() of more than 4300 would fail with Python's own message
+    value = int(text) if len(digits) <= 19 else GRADE_MAX + 1
     if len(text) > 18 and not GRADE_MIN <= value <= GRADE_MAX:
-        raise FormatError(source, lineno, f"relevance grade {text} is outside the 64-bit range of trec_eval's "
-                                          f"grades, {GRADE_MIN} to {GRADE_MAX}")
+        raise FormatError(source, lineno, f"relevance grade {shown(text, quote=False)} is outside the 64-bit "
+                                          f"range of trec_eval's grades, {GRADE_MIN} to {GRADE_MAX}")
     return value
 
 
@@ -74,26 +114,28 @@ def score(text: str, source: str, lineno: int) -> float:
             raise ValueError
         value = float(text)
     except ValueError:
-        raise FormatError(source, lineno, f"score {text!r} is not a number") from None
+        raise FormatError(source, lineno, f"score {shown(text)} is not a number") from None
     if not math.isfinite(value):
-        raise FormatError(source, lineno, f"score {text!r} is not finite")
+        raise FormatError(source, lineno, f"score {shown(text)} is not finite")
     return value
 
 
-def _first_line(lines: list[str], stop: int, split, qid: str, docno: str) -> int:
-    """1-based number of the first data line before index stop that holds (qid, docno)."""
-    for i in range(stop):
-        f = split(lines[i])
+def _first_line(lines: Lines, stop: int, split, qid: str, docno: str) -> int:
+    """1-based number of the first data line before the one numbered stop + 1 that holds (qid, docno)."""
+    for line, number in zip(lines.lines, lines.numbers):
+        if number > stop:
+            break
+        f = split(line)
         if len(f) >= 3 and f[0] == qid and f[2] == docno and not f[0].startswith("#"):
-            return i + 1
+            return number
     raise AssertionError("duplicate without a first occurrence")  # pragma: no cover
 
 
-def _empty(source: str, what: str, blank: LineTally, comments: LineTally) -> FormatError:
-    """The error for a source without data lines."""
+def empty(source: str, what: str, blank, comments, error=FormatError) -> FormatError:
+    """The error for a source without data lines (blank, comments: LineTally or LineSet; error: its class)."""
     found = [f"{t.count} {name}" for t, name in ((blank, "blank"), (comments, "comment")) if t.count]
     detail = f" (only {' and '.join(found)} lines)" if found else ""
-    return FormatError(source, None, f"empty file: no {what} lines{detail}")
+    return error(source, None, f"empty file: no {what} lines{detail}")
 
 
 def read_run_text(text: str, source: str) -> tuple[dict, ReadReport]:
@@ -103,10 +145,10 @@ def read_run_text(text: str, source: str) -> tuple[dict, ReadReport]:
     plain = text.isascii() and "_" not in text  # then float() and isdecimal() need no extra character checks
     isfinite = math.isfinite
     run: dict[str, dict[str, float]] = {}
-    blank, comments, extra, odd = LineTally(), LineTally(), LineTally(), LineTally()
+    blank, comments, extra, odd = lines.blank or LineTally(), LineTally(), LineTally(), LineTally()
     run_ids: dict[str, None] = {}
     last_id = None
-    for lineno, line in enumerate(lines, 1):
+    for lineno, line in zip(lines.numbers, lines.lines):
         f = split(line)
         if len(f) != 6 or f[0][0] == "#":
             if not f:
@@ -125,9 +167,9 @@ def read_run_text(text: str, source: str) -> tuple[dict, ReadReport]:
         try:
             value = float(score_text) if plain else score(score_text, source, lineno)
         except ValueError:
-            raise FormatError(source, lineno, f"score {score_text!r} is not a number") from None
+            raise FormatError(source, lineno, f"score {shown(score_text)} is not a number") from None
         if not isfinite(value):
-            raise FormatError(source, lineno, f"score {score_text!r} is not finite")
+            raise FormatError(source, lineno, f"score {shown(score_text)} is not finite")
         if run_id != last_id:
             last_id = run_id
             run_ids.setdefault(run_id)
@@ -140,9 +182,9 @@ def read_run_text(text: str, source: str) -> tuple[dict, ReadReport]:
                               f"duplicate document: query {qid} document {docno} is already on line {first}")
         docs[docno] = value
     if not run:
-        raise _empty(source, "run", blank, comments)
+        raise empty(source, "run", blank, comments)
     records = sum(map(len, run.values()))
-    report = ReadReport(source, "run", len(lines), records, len(run), blank.freeze(), comments.freeze(),
+    report = ReadReport(source, "run", lines.total, records, len(run), blank.freeze(), comments.freeze(),
                         extra.freeze(), odd.freeze(), tuple(run_ids), last_id)
     return run, report
 
@@ -153,8 +195,8 @@ def read_qrels_text(text: str, source: str) -> tuple[dict, ReadReport]:
     split = _splitter(text)
     plain = text.isascii()
     qrels: dict[str, dict[str, int]] = {}
-    blank, comments = LineTally(), LineTally()
-    for lineno, line in enumerate(lines, 1):
+    blank, comments = lines.blank or LineTally(), LineTally()
+    for lineno, line in zip(lines.numbers, lines.lines):
         f = split(line)
         if len(f) != 4 or f[0][0] == "#":
             if not f:
@@ -176,7 +218,7 @@ def read_qrels_text(text: str, source: str) -> tuple[dict, ReadReport]:
                               f"duplicate judgment: query {qid} document {docno} is already on line {first}")
         docs[docno] = value
     if not qrels:
-        raise _empty(source, "qrels", blank, comments)
+        raise empty(source, "qrels", blank, comments)
     records = sum(map(len, qrels.values()))
-    report = ReadReport(source, "qrels", len(lines), records, len(qrels), blank.freeze(), comments.freeze())
+    report = ReadReport(source, "qrels", lines.total, records, len(qrels), blank.freeze(), comments.freeze())
     return qrels, report

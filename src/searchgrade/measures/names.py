@@ -30,14 +30,18 @@ in the family's order.
 """
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field, replace
 from typing import Mapping
 
-from .params import Param, fmt_value
-from .registry import ALIASES, ANY, COMMON, FAMILIES, IR_FIXED, IR_RENAME, Family, TrecName, family, trec_root
+from . import registry
+from .params import Param, fmt_value, short
+from .known import known_measures, suggest, suggest_trec  # noqa: F401  (known_measures, suggest_trec: re-exported)
+from .registry import ANY, COMMON, FAMILIES, IR_FIXED, IR_RENAME, RANX, Family, TrecName, family, trec_root
 
-__all__ = ["Measure", "parse_measure", "known_measures", "trec_expand", "is_ir_measure", "trec_float"]
+__all__ = ["Measure", "parse_measure", "known_measures", "trec_expand", "is_ir_measure", "trec_float", "suggest",
+           "suggest_trec"]
 
 
 @dataclass(frozen=True)
@@ -101,11 +105,14 @@ def parse_measure(name) -> Measure:
         raise TypeError(f"a measure must be a name (str), a Measure or an ir_measures measure, "
                         f"not {type(name).__name__}")
     text = name.strip()
-    return _from_trec(name, text) or _from_ir_text(name, text)
+    return _from_trec(name, text) or _from_ranx(name, text) or _from_ir_text(name, text)
 
 
 def _unknown(spelling: str) -> ValueError:
-    return ValueError(f"unknown measure {spelling!r}; known measures: " + ", ".join(known_measures()))
+    """The error for a name nothing reads: a short 'did you mean', never the whole list."""
+    guess = suggest(spelling)
+    hint = f"; did you mean {guess!r}?" if guess else ""
+    return ValueError(f"unknown measure {spelling!r}{hint} (searchgrade.known_measures() lists the names)")
 
 
 # ------------------------------------------------------------------ building
@@ -190,9 +197,24 @@ def _check_cutoff(measure: str, fam: Family, cutoff):
             raise ValueError(f"measure {measure!r}: recall level {cutoff!r} must lie in [0, 1]")
         return r
     text = str(cutoff).strip()
-    if isinstance(cutoff, bool) or not re.fullmatch(r"\d+", text) or int(text) < 1:
-        raise ValueError(f"measure {measure!r}: cutoff {cutoff!r} must be a positive integer")
+    if isinstance(cutoff, bool) or not re.fullmatch(r"\d+", text) or _long(text) < 1:
+        raise ValueError(f"measure {measure!r}: cutoff {_said(cutoff)} must be a positive integer")
+    if _long(text) > LONG_MAX:
+        raise ValueError(f"measure {measure!r}: cutoff {_said(cutoff)} must be at most 2**63 - 1")
     return int(text)
+
+
+def _said(value) -> str:
+    """repr(value) for a message; a long one shortened."""
+    return repr(value) if len(str(value)) <= 40 else short(str(value))
+
+
+def _long(digits: str) -> int:
+    """An optionally signed decimal integer; past 19 digits LONG_MAX + 1 (or its negative), as if saturated:
+    no long holds it, and Python's int() refuses texts of more than 4300 digits."""
+    sign = -1 if digits.startswith("-") else 1
+    body = digits.lstrip("+-").lstrip("0")
+    return int(digits) if len(body) <= 19 else sign * (LONG_MAX + 1)
 
 
 # ------------------------------------------------------------ ir_measures text
@@ -280,14 +302,50 @@ def _items(spelling: str, inner: str) -> list[tuple[str, str]]:
     return out
 
 
+# ------------------------------------------------------------------ ranx names
+_RANX = re.compile(r"(?P<name>[a-z_1-]+?)(?:@(?P<k>\d+)|\.(?P<p>\d+))?(?:-l(?P<rel>\d+))?")
+
+
+def _from_ranx(spelling: str, text: str) -> Measure | None:
+    """ranx's names (``hits@10``, ``ndcg_burges@10``, ``r-precision``, ``rbp.95``, ``map@100-l2``) as ranx computes
+    them (registry.RANX), or None if ``text`` is not one.  Named canonically when the name implies a parameter."""
+    mt = _RANX.fullmatch(text)
+    if not mt or mt.group("name") not in RANX:
+        return None
+    name, k, p, rel = mt.group("name", "k", "p", "rel")
+    at_k, whole = RANX[name]
+    if (p is not None) != (name == "rbp"):
+        return None  # rbp needs ranx's .p; rbp@95 is searchgrade's RBP at cut-off 95
+    if k is not None and int(k) > 0 and at_k is None:
+        raise ValueError(f"measure {spelling!r}: ranx's {name} takes no cut-off")
+    base = whole if k is None or int(k) == 0 else at_k  # ranx's k = 0 is the whole run
+    fam_name, _, inner = base.partition("(")
+    items = _items(spelling, inner.rstrip(")")) + ([("p", f"0.{p}")] if p is not None else [])
+    if rel is not None and int(rel) != 1:
+        items += _ranx_level(spelling, family(fam_name), dict(items), int(rel))
+    cut = None if base == whole and (k is None or int(k) == 0) else k
+    m = _build(spelling, family(fam_name), items, cut)
+    return replace(m, name=spelling if m.canonical == fam_name + ("" if cut is None else f"@{cut}") else m.canonical)
+
+
+def _ranx_level(spelling: str, fam: Family, items: dict, rel: int) -> list:
+    """ranx's rel_lvl as searchgrade parameters: rel= on binary families, gain 0 below it on the linear (n)DCG."""
+    if fam.param("rel") is not None and not fam.graded:
+        return [("rel", rel)]
+    if fam.name in ("nDCG", "DCG") and "gain" not in items:
+        return [("gains", {g: 0 for g in range(1, rel)})]
+    raise ValueError(f"measure {spelling!r}: ranx's rel_lvl {rel} on {fam.name} (grades below it dropped "
+                     f"before the gain) has no searchgrade counterpart")
+
+
 # ----------------------------------------------------------- ir_measures objects
 def _from_ir_object(obj) -> Measure:
     """An ir_measures measure object as the searchgrade measure that computes what ir_measures computes."""
     spelling = str(obj)
     fam = family(str(obj.NAME))
     if fam is None:
-        raise ValueError(f"measure {spelling!r} (ir_measures {obj.NAME}) has no searchgrade counterpart; "
-                         f"searchgrade's families: {', '.join(FAMILIES)}")
+        raise ValueError(f"measure {spelling!r} (ir_measures {obj.NAME}) has no searchgrade counterpart "
+                         "(searchgrade.measure_table() lists searchgrade's families)")
     params = dict(obj.params)
     cut = params.pop(getattr(obj, "AT_PARAM", "cutoff"), None)
     supported = getattr(obj, "SUPPORTED_PARAMS", {})
@@ -318,11 +376,22 @@ def _suffix_pattern(spec: TrecName) -> str:
             "pairs": r"([^=,]+=[^=,]+(?:,[^=,]+=[^=,]+)*)"}[spec.style]
 
 
-_TREC_EXACT = {spec.root: (fam, spec) for fam in FAMILIES.values() for spec in fam.trec
-               if spec.style in ("plain", "doubles", "list", "pairs")}
-_TREC_SUFFIX = sorted(((re.compile(re.escape(spec.root) + "_" + _suffix_pattern(spec)), fam, spec)
-                       for fam in FAMILIES.values() for spec in fam.trec if spec.style != "plain"),
-                      key=lambda t: -len(t[2].root))  # rbp_resid_p=0.8 is rbp_resid's, not rbp's
+_TABLES: dict = {}  # registry version -> (exact roots, suffix patterns): rebuilt when a family is (un)registered
+
+
+def _trec_tables() -> tuple[dict, list]:
+    """trec_eval printed names, built from the registry as it is now: (exact names, (pattern, family, spec))."""
+    now = registry.version()
+    if now not in _TABLES:
+        exact = {spec.root: (fam, spec) for fam in FAMILIES.values() for spec in fam.trec
+                 if spec.style in ("plain", "doubles", "list", "pairs")}
+        suffix = sorted(((re.compile(re.escape(spec.root) + "_" + _suffix_pattern(spec)), fam, spec)
+                         for fam in FAMILIES.values() for spec in fam.trec if spec.style != "plain"),
+                        key=lambda t: -len(t[2].root))  # rbp_resid_p=0.8 is rbp_resid's, not rbp's
+        _TABLES.clear()
+        _TABLES[now] = (exact, suffix)
+    return _TABLES[now]
+
 
 # How trec_eval's C library reads a parameter: atol reads the integer part of a cut-off (23.4 is 23),
 # atof a decimal number.  What either would misread (5x, 1e3 as a cut-off, an empty item) is refused.
@@ -330,14 +399,16 @@ LONG_MAX = 2**63 - 1  # trec_eval's long (64-bit systems)
 _ATOL = re.compile(r"\s*[+-]?\d+(\.\d*)?")
 _ATOF = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")
 _GRADE = re.compile(r"[+-]?\d+")  # trec_eval's valid_int: a pair whose name is an integer sets a gain
+_INF_NAN = re.compile(r"\s*[+-]?(inf|infinity|nan)", re.IGNORECASE)  # what atof reads as not finite
 
 
 def _from_trec(spelling: str, text: str) -> Measure | None:
     """A trec_eval printed name (case-sensitive), or None if ``text`` is not one."""
-    if text in _TREC_EXACT:
-        fam, spec = _TREC_EXACT[text]
+    exact, suffix = _trec_tables()
+    if text in exact:
+        fam, spec = exact[text]
         return _build(spelling, fam, [], None, implied=spec.implied)
-    for pattern, fam, spec in _TREC_SUFFIX:
+    for pattern, fam, spec in suffix:
         mt = pattern.fullmatch(text)
         if mt:
             return _trec_measure(spelling, fam, spec, mt.group(1))
@@ -357,8 +428,13 @@ def _trec_measure(spelling: str, fam: Family, spec: TrecName, value: str) -> Mea
 def trec_float(where: str, text: str) -> float:
     """A number as trec_eval's atof reads it, or ValueError."""
     if not _ATOF.fullmatch(text):
-        raise ValueError(f"measure {where}: {text!r} is not a number")
-    return float(text)
+        if _INF_NAN.fullmatch(text):
+            raise ValueError(f"measure {short(where)}: {text.strip()!r} is not a finite number")
+        raise ValueError(f"measure {short(where)}: {short(text)!r} is not a number")
+    value = float(text)
+    if not math.isfinite(value):  # 1e400: atof's HUGE_VAL
+        raise ValueError(f"measure {short(where)}: {short(text)!r} is beyond the largest double")
+    return value
 
 
 def _trec_items(where: str, fam: Family, spec: TrecName, text: str) -> tuple[list, tuple]:
@@ -377,9 +453,12 @@ def _trec_items(where: str, fam: Family, spec: TrecName, text: str) -> tuple[lis
         if not eq or not name or "=" in value:
             raise ValueError(f"measure {where}: {part!r} is not of the form name=value")
         if "gains" in spec.params and _GRADE.fullmatch(name):
-            if int(name) in gains:
-                raise ValueError(f"measure {where}: the gain of grade {int(name)} is given twice")
-            gains[int(name)] = trec_float(where, value)
+            grade = _long(name)
+            if abs(grade) > LONG_MAX:
+                raise ValueError(f"measure {short(where)}: grade {short(name)} does not fit trec_eval's long")
+            if grade in gains:
+                raise ValueError(f"measure {where}: the gain of grade {grade} is given twice")
+            gains[grade] = trec_float(where, value)
         elif name in spec.params and name != "gains":
             if name in dict(items):
                 raise ValueError(f"measure {where}: parameter {name!r} is given twice")
@@ -401,8 +480,11 @@ def _trec_cuts(where: str, spec: TrecName, text: str) -> list:
     for item in text.split(","):
         if spec.style == "cut":
             if not _ATOL.fullmatch(item):
-                raise ValueError(f"measure {where}: cut-off {item!r} is not a number (e.g. {spec.root}.5,10)")
-            values.append(min(int(item.split(".")[0]), LONG_MAX))  # atol saturates at LONG_MAX
+                read = re.match(r"\s*[+-]?\d+", item)
+                what = (f"is not a whole number (trec_eval's atol would read it as {read.group().strip()})" if read
+                        else "is not a number")
+                raise ValueError(f"measure {short(where)}: cut-off {short(item)!r} {what}; e.g. {spec.root}.5,10")
+            values.append(min(_long(item.split(".")[0].strip()), LONG_MAX))  # atol saturates at LONG_MAX
         else:
             values.append(trec_float(where, item))
     values.sort()
@@ -457,27 +539,3 @@ def trec_expand(root: str, text: str | None = None, rel: int | None = None,
             m = replace(m, params={**m.params, "rel": int(rel)})
         out.append((printed, replace(m, name=m.canonical, spelling=printed)))
     return out
-
-
-# ---------------------------------------------------------------- known names
-def _trec_form(fam: Family, spec: TrecName) -> str:
-    """A trec_eval name pattern for known_measures(): P_k, iprec_at_recall_r, set_F[_beta], rbp[_p=x]."""
-    if spec.style == "cut":
-        return f"{spec.root}_k"
-    if spec.style == "level":
-        return f"{spec.root}_{'r' if spec.target == 'cutoff' else spec.target}"
-    if spec.style == "doubles":
-        return f"{spec.root}[_{','.join(spec.params)}]"
-    if spec.style == "list":
-        return f"{spec.root}[_x,y,...]"
-    if spec.style == "pairs":
-        return f"{spec.root}[_{','.join('grade=gain,...' if p == 'gains' else p + '=x' for p in spec.params)}]"
-    return spec.root
-
-
-def known_measures() -> list[str]:
-    """Names parse_measure understands: families (ir_measures style), then trec_eval forms."""
-    ir = [f"{f.name}{'(' + ','.join(p.name for p in f.params) + ')' if f.params else ''}{f.cut_suffix}"
-          for f in FAMILIES.values()]
-    trec = [_trec_form(f, spec) for f in FAMILIES.values() for spec in f.trec]
-    return ir + trec + [f"{alias} (= {target})" for alias, target in ALIASES.items()]

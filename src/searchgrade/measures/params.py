@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-__all__ = ["Param", "fmt_value", "positive", "positive_int", "open_unit", "above_one", "finite", "gain_map",
+__all__ = ["REL", "Param", "fmt_value", "positive", "positive_int", "open_unit", "above_one", "finite", "gain_map",
            "recall_levels"]
 
 
@@ -46,8 +46,13 @@ class Param:
 
 
 def _show(raw) -> str:
-    """The value as the user wrote it, for messages (text unquoted, as in ``p=1.5``)."""
-    return raw if isinstance(raw, str) else repr(raw)
+    """The value as the user wrote it, for messages (text unquoted, as in ``p=1.5``), a long one shortened."""
+    return short(raw if isinstance(raw, str) else repr(raw))
+
+
+def short(text: str, keep: int = 40) -> str:
+    """text, or for a long one its first characters and its length: an error message stays one short line."""
+    return text if len(text) <= keep else f"{text[:keep - 10]}... ({len(text)} characters)"
 
 
 # ------------------------------------------------------------------ conversions
@@ -197,3 +202,8 @@ def fmt_value(v) -> str:
     if isinstance(v, tuple):
         return "[" + ",".join(fmt_value(x) for x in v) + "]"
     return str(v)
+
+
+#: The relevance level every binary family takes (``rel=``); the evaluation's ``rel_level`` when not given.
+REL = Param("rel", int, None, "grade counted as relevant (default: the evaluation's rel_level)",
+            check=positive_int)

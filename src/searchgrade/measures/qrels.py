@@ -21,7 +21,7 @@ from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
-__all__ = ["QrelsIndex", "NONPOOL", "natural_key", "warn_user", "factorize"]
+__all__ = ["QrelsIndex", "NONPOOL", "natural_key", "warn_user", "factorize", "id_text"]
 
 _INT64 = np.iinfo(np.int64)
 #: Code of a retrieved document that is not in the qrels (no grade can take this value).
@@ -62,6 +62,17 @@ def natural_sorted(ids: list) -> list:
     return [ids[i] for i in order.tolist()]
 
 
+def id_text(x) -> str:
+    """An id as text for telling ids that differ only in type: 1, 1.0, b'1', np.int64(1) all read '1'."""
+    if isinstance(x, np.generic):
+        x = x.item()
+    if isinstance(x, (bytes, bytearray)):
+        return bytes(x).decode("utf-8", "replace")
+    if isinstance(x, float) and x.is_integer():
+        return str(int(x))
+    return str(x)
+
+
 def warn_user(message: str) -> None:
     """A UserWarning attributed to the first caller outside searchgrade."""
     frame, level = sys._getframe(0), 1
@@ -85,9 +96,9 @@ def _out_of_range(grades: Mapping) -> ValueError:
     """The error for the first grade that does not fit in int64 (or takes the code reserved for "not in qrels")."""
     for qid, docs in grades.items():
         for docid, g in docs.items():
-            if not NONPOOL < g <= _INT64.max:
+            if not NONPOOL <= g <= _INT64.max:
                 return ValueError(f"qrels query {qid!r} document {docid!r}: grade {g!r} does not fit "
-                                  f"(grades are integers from -2**63 + 1 to 2**63 - 1)")
+                                  f"(grades are integers from -2**63 to 2**63 - 1)")
     return ValueError("qrels: a grade does not fit in a 64-bit integer")  # not reached
 
 
@@ -114,9 +125,15 @@ def _dict_arrays(qrels: Mapping) -> tuple[np.ndarray, np.ndarray]:
         grade = np.fromiter(chain.from_iterable(d.values() for d in qrels.values()), dtype=np.int64, count=total)
     except OverflowError:
         raise _out_of_range(qrels) from None
-    if total and grade.min() == NONPOOL:
-        raise _out_of_range(qrels)
     return np.repeat(np.arange(len(counts), dtype=np.int64), counts), grade
+
+
+def _off_code(grade: np.ndarray) -> np.ndarray:
+    """Grades with -2**63, the code of "not in the qrels", moved to -2**63 + 1: every negative grade means
+    the same, in the pool but unjudged (trec_eval evaluates -2**63 so), and no measure sees which."""
+    if len(grade) and grade.min() == NONPOOL:
+        grade = np.where(grade == NONPOOL, NONPOOL + 1, grade)
+    return grade
 
 
 def factorize(ids: list) -> tuple[np.ndarray, list, dict]:
@@ -158,13 +175,15 @@ class QrelsIndex:
     def __init__(self, qrels):
         if hasattr(qrels, "doc_codes"):  # columns read from a file
             ids, query = list(qrels.keys), qrels.codes
-            grade = np.asarray(qrels.values, dtype=np.int64)
-            if len(grade) and grade.min() == NONPOOL:
-                raise ValueError("qrels: a grade does not fit (grades are integers from -2**63 + 1 to 2**63 - 1)")
+            grade = _off_code(np.asarray(qrels.values, dtype=np.int64))
             self._grades, self._docs = None, (qrels.doc_codes, qrels.doc_keys, None)
         else:
             self._grades = _checked(qrels)
             ids, (query, grade) = list(self._grades), _dict_arrays(self._grades)
+            if len(grade) and grade.min() == NONPOOL:  # the dict is looked up too: moved there as well
+                grade = _off_code(grade)
+                self._grades = {q: {d: NONPOOL + 1 if g == NONPOOL else g for d, g in docs.items()}
+                                for q, docs in self._grades.items()}
             self._docs = None
         self.ids: dict = {q: i for i, q in enumerate(ids)}  # query id -> query code
         self.query, self.grade = query, grade
@@ -229,12 +248,12 @@ class QrelsIndex:
     def _type_note(self, unmatched: Iterable, run: Mapping | None = None) -> str:
         """A sentence for a warning when unmatched ids would match as text (1 vs '1'), else ''."""
         if self._texts is None:
-            self._texts = {str(q): q for q in self.ids}
+            self._texts = {id_text(q): q for q in self.ids}
         if run is None:  # run ids without qrels: do they match qrels ids as text?
-            pairs = [(self._texts[str(q)], q) for q in unmatched if str(q) in self._texts]
+            pairs = [(self._texts[id_text(q)], q) for q in unmatched if id_text(q) in self._texts]
         else:  # qrels ids without a run: do they match run ids as text?
-            texts = {str(q): q for q in run}
-            pairs = [(q, texts[str(q)]) for q in unmatched if str(q) in texts]
+            texts = {id_text(q): q for q in run}
+            pairs = [(q, texts[id_text(q)]) for q in unmatched if id_text(q) in texts]
         if not pairs:
             return ""
         qrels_id, run_id = pairs[0]

@@ -31,21 +31,20 @@ trec_eval reads it.
 """
 from __future__ import annotations
 
-from typing import Callable
-
 from .family import ANY, COMMON, Differs, Family, IrParam, TrecName
 from .kernels import cwl as _cwl_kernels
 from .kernels import binary as binary_k, graded as graded_k, trec_walk as trec_walk_k
-from .params import (Param, above_one, finite, fmt_value, gain_map, open_unit, positive, positive_int,
+from .rows_cwl import ROWS as _CWL_ROWS
+from .rows_diversity import ROWS as _DIVERSITY_ROWS
+from .params import (REL, Param, above_one, finite, gain_map, open_unit, positive, positive_int,
                       recall_levels)
 
 __all__ = ["TrecName", "IrParam", "Family", "FAMILIES", "register_family", "ALIASES", "COMMON", "TREC_ORDER", "TREC_SETS",
-           "family", "trec_root", "IR_FIXED", "IR_RENAME"]
+           "family", "trec_root", "IR_FIXED", "IR_RENAME", "unregister_family", "version",
+           "RANX"]
 
 
 # ------------------------------------------------------------------ parameters
-REL = Param("rel", int, None, "grade counted as relevant (default: the evaluation's rel_level)",
-            check=positive_int)
 _GAIN = Param("gain", str, "linear", "gain of grade g: g (linear, trec_eval) or 2^g - 1 (exp, Burges et al. 2005)",
               choices=("linear", "exp"))
 _DISCOUNT = Param("discount", str, "log2", "1/log2(i+1), or Jarvelin-Kekalainen (jk): 1 before rank b, "
@@ -61,6 +60,8 @@ _IDEAL = Param("ideal", str, "sorted", "ideal ranking under gains=: judged docum
 _P = Param("p", float, 0.8, "persistence: the chance of going on to the next rank", check=open_unit)
 _MAX_GRADE = Param("max_grade", int, None, "grade scale fixed at this grade (default: the query's largest grade)",
                    check=positive_int)
+_RBP_GAIN = Param("gain", str, "scaled", "scaled: grade / the largest grade (or as rel=, max_grade=, gains= say); "
+                  "grade: the grade itself, unscaled (ranx's rbp)", choices=("scaled", "grade"))
 _RBP_GAINS = Param("gains", dict, None, "gain per grade {grade: gain} (trec_eval's rbp.1=g,..): the query's gains "
                    "(grades up to its largest, listed or not, and every listed one) rescaled to [0, 1] by "
                    "(gain - min) / (max - min), min and max taken with 0, when one lies outside [0, 1]",
@@ -113,8 +114,10 @@ def _ndcg_normal(params: dict) -> dict:
 def _rbp_finish(measure: str, params: dict, given: set) -> dict:
     """RBP: binary (rel=), a fixed grade scale (max_grade=) and gains per grade (gains=) exclude each other."""
     chosen = [name for name in ("rel", "max_grade", "gains") if name in params]
+    chosen += ["gain"] if params.get("gain") == "grade" else []
     if len(chosen) > 1:
-        what = {"rel": "rel= (binary gain)", "max_grade": "max_grade= (graded scale)", "gains": "gains= (gain per grade)"}
+        what = {"rel": "rel= (binary gain)", "max_grade": "max_grade= (graded scale)", "gains": "gains= (gain per grade)",
+                "gain": "gain=grade (unscaled grades)"}
         raise ValueError(f"measure {measure!r}: {' and '.join(what[c] for c in chosen)} cannot be combined")
     return params
 
@@ -176,9 +179,13 @@ FAMILIES: dict[str, Family] = {f.name: f for f in [
        curve=_cwl_kernels.P_MODEL, formula="``sum_{i<=k} rel_i / k``", ranx="precision"),
     _f("R", binary_k.recall, "recall at k", (REL,), cutoff="required", trec=(TrecName("recall", "cut", _CUTS),),
        formula="``sum_{i<=k} rel_i / R``", ranx="recall"),
-    _f("Hit", binary_k.hit, "1 if a relevant document is in the top k (success)", (REL,), cutoff="required",
-       trec=(TrecName("success", "cut", (1, 5, 10)),), formula="1 if ``sum_{i<=k} rel_i > 0`` else 0",
+    _f("Hit", binary_k.hit, "1 if a relevant document is in the top k (success)", (REL,),
+       trec=(TrecName("success", "cut", (1, 5, 10)),),
+       formula="1 if ``sum_{i<=k} rel_i > 0`` else 0 (no cut-off: any relevant document retrieved)",
        ranx="hit_rate"),
+    _f("Hits", binary_k.hits, "relevant documents in the top k, a count averaged over queries", (REL,),
+       formula="``sum_{i<=k} rel_i`` (no cut-off: every document retrieved); the mean over queries, where "
+               "NumRelRet sums", ranx="hits"),
     _f("RelP", binary_k.relative_precision, "relevant in top k / min(k, R)", (REL,), cutoff="required",
        trec=(TrecName("relative_P", "cut", _CUTS),), formula="``sum_{i<=k} rel_i / min(k, R)``"),
     _f("Rprec", binary_k.r_precision, "precision after R documents", (REL,), cutoff="none",
@@ -218,14 +225,14 @@ FAMILIES: dict[str, Family] = {f.name: f for f in [
     _f("CG", graded_k.cg, "cumulated gain", (_GAIN, _GAINS), graded=True, finish=_dcg_finish,
        formula="``sum_{i<=k} gain(g_i)``", cite="Järvelin & Kekäläinen 2002"),
     _f("RBP", graded_k.rbp, "rank-biased precision", (_P, Param("rel", int, None, "binary gain at this grade (default: "
-       "graded gain grade / max grade)", check=positive_int), _MAX_GRADE, _RBP_GAINS), graded=True,
+       "graded gain grade / max grade)", check=positive_int), _MAX_GRADE, _RBP_GAINS, _RBP_GAIN), graded=True,
        trec=(TrecName("rbp", "pairs", params=("p", "gains"), implied=(("p", 0.9),), pytrec_eval=False,
                       note=_RBP_NOTE),),
        finish=_rbp_finish, curve=_cwl_kernels.RBP_MODEL,
        formula="``(1-p) sum_i gain_i p^(i-1)``, p^(i-1) by repeated multiplication as in trec_eval; gain = "
                "``g_i / max grade in the query's qrels`` (binary qrels: rel_i), or binary ``rel_i`` at level r "
                "with ``RBP(p=..,rel=r)``, or ``gains={g: v}`` rescaled to [0, 1] as trec_eval's ``rbp.g=v``",
-       cite="Moffat & Zobel 2008", ranx="rbp",
+       cite="Moffat & Zobel 2008", ranx="rbp (gain=grade; rbp.95: p = 0.95)",
        # ranx/metrics/rank_biased_precision.py, _rank_biased_precision: weighted_hit_list[i] = qrels[j, 1]
        # after clean_qrels (grades >= rel_lvl kept); its docstring's "r_i is either 0 or 1" is not what it does
        differs=Differs("RBP gain", "graded gains, rescaled with uninitialised min/max (undefined for grades > 1)",
@@ -240,7 +247,9 @@ FAMILIES: dict[str, Family] = {f.name: f for f in [
                "retrieved", cite="Moffat & Zobel 2008"),
     _f("ERR", graded_k.err, "expected reciprocal rank", (_MAX_GRADE,), expected=False, graded=True,
        formula="``sum_{i<=k} (1/i) R_i prod_{j<i} (1 - R_j)``, ``R_i = (2^g_i - 1) / 2^gmax``; gmax is the "
-               "largest grade in the query's qrels unless ``ERR(max_grade=4)@k``; computed as "
+               "largest grade in the query's qrels unless ``ERR(max_grade=4)@k`` (without max_grade= a warning "
+               "names the queries' largest grades other than 4, where ir_measures' ERR@k, which fixes 4, "
+               "differs; an ir_measures object ERR@k is read as max_grade=4); computed as "
                "``2^(g-gmax) - 2^-gmax`` in log space, so any grade stays finite",
        cite="Chapelle et al. 2009",
        differs=Differs("ERR gmax", "(no ERR)", "ERR@k via gdeval.pl, which fixes gmax = 4 (grades > 4 refused)",
@@ -248,7 +257,8 @@ FAMILIES: dict[str, Family] = {f.name: f for f in [
     _f("Bpref", binary_k.bpref, "binary preference", (REL,), cutoff="none", expected=False,
        trec=(TrecName("bpref", "plain"),),
        formula="``(1/R) sum_{relevant retrieved r} (1 - min(N_r, R) / min(N, R))``, N_r judged non-relevant "
-               "above r, N judged non-relevant in the qrels", cite="Buckley & Voorhees 2004", ranx="bpref"),
+               "above r, N judged non-relevant in the qrels", cite="Buckley & Voorhees 2004",
+       ranx="bpref (NaN when a query has no relevant or no judged non-relevant document)"),
     _f("infAP", binary_k.infap, "inferred AP (trec_eval)", (REL,), cutoff="none", expected=False,
        trec=(TrecName("infAP", "plain"),),
        formula="AP estimated from the judged sample, counting only pooled documents; AP when every document "
@@ -274,14 +284,16 @@ FAMILIES: dict[str, Family] = {f.name: f for f in [
                "``11pt_avg.0.2,0.5,0.8``), summed last level first"),
     _f("SetP", binary_k.set_p, "precision of the retrieved set", (REL,), cutoff="none", trec=(TrecName("set_P", "plain"),),
        ir=(IrParam("relative", family=((True, "SetRelP"), (False, "SetP"))),),
-       formula="relevant retrieved / retrieved"),
+       formula="relevant retrieved / retrieved", ranx="precision (without @k)"),
     _f("SetR", binary_k.set_r, "recall of the retrieved set", (REL,), cutoff="none",
-       trec=(TrecName("set_recall", "plain"),), formula="relevant retrieved / R"),
-    _f("SetF", binary_k.set_f, "F_beta of the retrieved set", (REL, _BETA, _BETA2), cutoff="none", finish=_setf_finish,
+       trec=(TrecName("set_recall", "plain"),), formula="relevant retrieved / R", ranx="recall (without @k)"),
+    _f("SetF", binary_k.set_f, "F_beta of the retrieved set (SetF@k: of P@k and R@k)", (REL, _BETA, _BETA2),
+       finish=_setf_finish,
        normal=_setf_normal,
        trec=(TrecName("set_F", "doubles", params=("beta2",),
                       note="trec_eval's parameter x is beta^2: F = (x+1)PR/(xP+R)"),),
-       formula="``F_beta = (1+b^2)PR/(b^2P+R)`` of P = SetP and R = SetR; trec_eval's ``set_F_x`` takes "
+       formula="``F_beta = (1+b^2)PR/(b^2P+R)`` of P = SetP and R = SetR (``SetF@k``: of P@k and R@k, a "
+               "short run padded as P@k pads it, ranx's ``f1@k``); trec_eval's ``set_F_x`` takes "
                "``x = beta^2``: ``SetF(beta2=x)`` (``set_F_4`` is ``SetF(beta=2)``)",
        cite="van Rijsbergen 1979", ranx="f1 (beta=1; f1@k: the top k as the set)",
        differs=Differs("F parameter", "``set_F.x``: x = beta^2", "ir_measures' SetF(beta=b) runs set_F.b: "
@@ -328,68 +340,9 @@ FAMILIES: dict[str, Family] = {f.name: f for f in [
 ]}
 
 
-# ------------------------------------------------- C/W/L measures (cwl_eval, via ir_measures)
-# ir_measures' names and parameters (its cwl_eval provider); kernels and conventions in searchgrade.measures.kernels.cwl.
-def _at_least(low: float) -> Callable:
-    """A check refusing values below ``low``."""
-    return lambda v: f"must be at least {fmt_value(low)}" if v < low else None
+# C/W/L and diversity rows live in their own modules (rows_cwl, rows_diversity).
+FAMILIES.update({f.name: f for f in (*_CWL_ROWS, *_DIVERSITY_ROWS)})
 
-
-def _inst_goal(v) -> str | None:
-    """INST's T: below 0.25 its C(i) = ((i + 2T - G(i) - 1)/(i + 2T - G(i)))^2 can exceed 1."""
-    return "must be at least 0.25 (below it INST's C(i) can exceed 1)" if v < 0.25 else None
-
-
-def _cwl_finish(measure: str, params: dict, given: set) -> dict:
-    """C/W/L gains (grade - min_rel) / (max_rel - min_rel) need max_rel > min_rel."""
-    if params.get("max_rel") is not None and params["max_rel"] <= params.get("min_rel", 0):
-        raise ValueError(f"measure {measure!r}: max_rel={params['max_rel']} must be greater than "
-                         f"min_rel={params.get('min_rel', 0)}")
-    return params
-
-
-_T = Param("T", float, 1.0, "the user's goal: the total gain wanted (T documents at full gain)", check=positive)
-_MIN_REL = Param("min_rel", int, 0, "grade at or below which a document gains 0", check=_at_least(0))
-_MAX_REL = Param("max_rel", int, None, "grade that earns full gain 1, higher grades count as it (default: the "
-                 "query's largest grade; ir_measures requires it)", check=positive_int)
-_CWL_GAIN = (_MIN_REL, _MAX_REL)
-_NERR_CITE = "Azzopardi, Mackenzie & Moffat, ICTIR 2021; cwl_eval's NERReq8..11"
-
-
-def _cwl(name, kernel, doc, params, **kw) -> Family:
-    """A C/W/L family: graded (gain from min_rel/max_rel), its user model, no trec_eval or pytrec_eval counterpart."""
-    return _f(name, kernel, doc, tuple(params) + _CWL_GAIN, graded=True, finish=_cwl_finish,
-              curve=getattr(_cwl_kernels, f"{name}_MODEL"), **kw)
-
-
-FAMILIES.update({f.name: f for f in [
-    _cwl("INST", _cwl_kernels.inst, "adaptive user model with goal T",
-         (Param("T", float, 1.0, _T.doc, check=_inst_goal),), cutoff="none", expected=False,
-         formula="``C(i) = ((i + T + T_i - 1) / (i + T + T_i))^2``, ``T_i = T - G(i)``",
-         cite="Moffat, Bailey, Scholer & Thomas, ADCS 2015"),
-    _cwl("INSQ", _cwl_kernels.insq, "weighted precision with patience from T", (_T,), cutoff="none",
-         formula="``C(i) = ((i + 2T - 1) / (i + 2T))^2``", cite="Moffat, Scholer & Thomas, ADCS 2012"),
-    _cwl("BPM", _cwl_kernels.bpm, "Bejeweled Player Model (static): read until gain T or k documents",
-         (_T,), cutoff="required", expected=False,
-         formula="``C(i) = 1`` if ``G(i) < T`` and ``i < k``, else 0 (unit costs): the user reads s "
-                 "documents, each with weight ``1/s``, value ``G(s)/s``", cite="Zhang et al., SIGIR 2017"),
-    _cwl("SDCG", _cwl_kernels.sdcg, "scaled DCG@k: DCG over the DCG of k documents at full gain",
-         (Param("dcg", str, "log2", "DCG discount (ir_measures: only log2)", choices=("log2",)),),
-         cutoff="required",
-         formula="``C(i) = log2(i+1) / log2(i+2)`` for ``i < k``, 0 from k: DCG@k over the DCG of k fully "
-                 "relevant documents (cwl_eval's ``NDCG-k@k``)", cite="Järvelin & Kekäläinen 2002"),
-    _cwl("NERR8", _cwl_kernels.nerr8, "C/W/L approximation of ERR, truncated at k", (),
-         cutoff="required", expected=False, formula="``C(i) = 1 - g(i)`` for ``i < k``, 0 from k",
-         cite=_NERR_CITE),
-    _cwl("NERR9", _cwl_kernels.nerr9, "C/W/L approximation of ERR, truncated at k", (),
-         cutoff="required", expected=False, formula="``C(i) = i/(i+1) * (1 - g(i))`` for ``i < k``, 0 from k",
-         cite=_NERR_CITE),
-    _cwl("NERR10", _cwl_kernels.nerr10, "C/W/L approximation of ERR with persistence p",
-         (Param("p", float, 0.9, "persistence: the chance of going on, times 1 - g(i)", check=open_unit),),
-         cutoff="none", expected=False, formula="``C(i) = p * (1 - g(i))``", cite=_NERR_CITE),
-    _cwl("NERR11", _cwl_kernels.nerr11, "C/W/L approximation of ERR with goal T", (_T,), cutoff="none",
-         expected=False, formula="``C(i) = ((i + 2T - 1) / (i + 2T))^2 * (1 - g(i))``", cite=_NERR_CITE),
-]})
 
 #: Other spellings of family names (matched case-insensitively, like the names themselves):
 #: ir_measures' aliases (MAP, MRR, NDCG, BPref, RPrec, Precision, Recall, Success) and a few more.
@@ -402,10 +355,33 @@ ALIASES = {
     "11ptavg": "11pt",
     "setrecall": "SetR",
     "setprecision": "SetP",
+    "map_ia": "AP_IA",
+}
+
+#: ranx's metric names (``ranx.metrics.metric_switch``, ranx 0.3.21) as searchgrade spellings: (with ``@k``,
+#: without: ranx's k = 0, the whole run).  ``rbp.95`` is ranx's p = 0.95 (``rbp@95`` stays searchgrade's
+#: RBP at cut-off 95); ranx's ``-lL`` (rel_lvl) is ``rel=L`` on the binary families and, on the linear
+#: dcg/ndcg, gain 0 below grade L.  Each name appears in its family's ``ranx`` column.
+RANX = {
+    "hits": ("Hits", "Hits"),
+    "hit_rate": ("Hit", "Hit"),
+    "precision": ("P", "SetP"),
+    "recall": ("R", "SetR"),
+    "f1": ("SetF", "SetF"),
+    "r-precision": (None, "Rprec"),
+    "mrr": ("RR", "RR"),
+    "map": ("AP", "AP"),
+    "dcg": ("DCG", "DCG"),
+    "dcg_burges": ("DCG(gain=exp)", "DCG(gain=exp)"),
+    "ndcg": ("nDCG", "nDCG"),
+    "ndcg_burges": ("nDCG(gain=exp)", "nDCG(gain=exp)"),
+    "bpref": (None, "Bpref"),
+    "rbp": (None, "RBP(gain=grade)"),
 }
 
 #: What an ir_measures *object* means beyond its parameters: ir_measures computes ERR with gdeval.pl,
-#: whose grade scale is fixed at 4.  (A string "ERR@10" keeps searchgrade's reading: the query's largest grade.)
+#: whose grade scale is fixed at 4.  (A string "ERR@10" keeps searchgrade's reading, the query's largest grade,
+#: which the book uses; the ERR kernel warns when a query's largest grade is not 4, where the readings differ.)
 IR_FIXED = {"ERR": (("max_grade", 4),)}
 #: ir_measures object parameters that are another searchgrade parameter: ir_measures hands SetF's beta
 #: to trec_eval's set_F, whose parameter is beta^2, so its SetF(beta=b) is SetF(beta2=b).
@@ -433,14 +409,23 @@ TREC_SETS = {
 
 _BY_LOWER = {name.lower(): name for name in FAMILIES}
 _BY_ROOT = {spec.root: (fam, spec) for fam in FAMILIES.values() for spec in fam.trec}
+_VERSION = [0]  # bumped by register_family / unregister_family: tables derived from FAMILIES rebuild
+
+
+def version() -> int:
+    """How many times the registry has changed since import: a cache built from it is stale when this moves."""
+    return _VERSION[0]
 
 
 def register_family(row: Family, replace: bool = False) -> Family:
     """Add a measure family (one row: its kernel ``kernel(ctx, measure) -> per-query values`` and rules).
 
     What the built-in rows get, a registered row gets too: its names parse everywhere (``evaluate``,
-    ``Evaluator``, ``compare``), its parameters are checked, and :func:`searchgrade.measure_table`
-    lists it.  Its trec_eval names, if it has any, are read by ``-m`` only when listed in TREC_ORDER.
+    ``Evaluator``, ``compare``), trec_eval-style names included (``root_k``), its parameters are
+    checked, and :func:`searchgrade.measure_table` lists it.  Its trec_eval names are read by the
+    ``trec_eval`` command's ``-m`` only when listed in TREC_ORDER.  :func:`unregister_family` takes it
+    out again.  A kernel gets the binary relevance level of its measure from
+    :func:`searchgrade.measures.kernels.base.level`.
     """
     taken = family(row.name)
     if taken is not None and not (replace and taken.name == row.name):
@@ -448,10 +433,35 @@ def register_family(row: Family, replace: bool = False) -> Family:
     clash = [spec.root for spec in row.trec if spec.root in _BY_ROOT and _BY_ROOT[spec.root][0].name != row.name]
     if clash:
         raise ValueError(f"trec_eval name(s) {', '.join(clash)} already belong to another family")
+    if taken is not None:  # replaced in place: its trec_eval names are the new row's
+        _drop_roots(taken)
     FAMILIES[row.name] = row
     _BY_LOWER[row.name.lower()] = row.name
     _BY_ROOT.update({spec.root: (row, spec) for spec in row.trec})
+    _VERSION[0] += 1
     return row
+
+
+def unregister_family(name: str) -> Family:
+    """Take the family called ``name`` (case-insensitive, not an alias) out of the registry; KeyError if none.
+
+    Returns the row, so that ``register_family(unregister_family("X"))`` puts it back.
+    """
+    canonical = _BY_LOWER.get(name.lower())
+    if canonical is None:
+        raise KeyError(f"no measure family named {name!r} is registered")
+    row = FAMILIES.pop(canonical)
+    del _BY_LOWER[canonical.lower()]
+    _drop_roots(row)
+    _VERSION[0] += 1
+    return row
+
+
+def _drop_roots(row: Family) -> None:
+    """Forget the trec_eval roots that belong to ``row``."""
+    for spec in row.trec:
+        if _BY_ROOT.get(spec.root, (None,))[0] is row:
+            del _BY_ROOT[spec.root]
 
 
 def family(name: str) -> Family | None:

@@ -14,7 +14,7 @@ if TYPE_CHECKING:  # imported by measure_table: the trec_eval command builds no 
     import pandas as pd
 
 from .kernels.base import MIN_GEO_MEAN
-from .names import _trec_form
+from .known import trec_form
 from .params import fmt_value
 from .registry import FAMILIES, REL
 
@@ -49,7 +49,7 @@ def formula_table() -> str:
     rows = []
     for f in FAMILIES.values():
         text = f.formula + (f" ({f.cite})" if f.cite else "") + _AGG_TEXT[f.agg]
-        trec = ", ".join(f"``{_trec_form(f, spec)}``" for spec in f.trec) or "(none)"
+        trec = ", ".join(f"``{trec_form(f, spec)}``" for spec in f.trec) or "(none)"
         rows.append([f"``{f.name}{f.cut_suffix}``", trec, text])
     return _rst_table(["Name", "trec_eval", "Definition"], rows, [12, 22, 66])
 
@@ -93,7 +93,7 @@ def measure_table() -> pd.DataFrame:
         "cut-off": _CUTOFF_TEXT[f.cutoff],
         "over queries": f.agg,
         'ties="expected"': "yes" if f.expected else "no",
-        "trec_eval": ", ".join(_trec_form(f, spec) for spec in f.trec),
+        "trec_eval": ", ".join(trec_form(f, spec) for spec in f.trec),
         "ranx": f.ranx,
         "source": f.cite,
     } for f in FAMILIES.values()]

@@ -4,6 +4,7 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
+from ...measures.known import suggest_trec
 from ...measures.names import LONG_MAX, Measure, trec_float, trec_expand
 from ...measures.registry import TREC_ORDER, TREC_SETS, trec_root
 from .args import UsageError
@@ -42,8 +43,10 @@ def _requests(requested: list[str]) -> list[tuple[str, str | None]]:
         if root in TREC_SETS:
             raise UsageError(f"measure {arg!r}: {root} names a set of measures and takes no parameters")
         if root not in TREC_ORDER:
-            known = ", ".join(list(TREC_SETS) + list(TREC_ORDER))
-            raise UsageError(f"unknown measure {root!r}; known: {known}")
+            guess = suggest_trec(arg)
+            hint = f"; did you mean {guess!r}?" if guess else ""
+            raise UsageError(f"unknown measure {root!r}{hint} (-m takes a trec_eval measure, its parameters "
+                             f"after a dot as in P.5,10, or a set: {', '.join(TREC_SETS)})")
         if not dot:
             chosen.setdefault(root, None)
             continue

@@ -79,8 +79,10 @@ def _float_cells(x: np.ndarray, width: int = 6) -> np.ndarray:
 
 def _float_width(x: np.ndarray) -> int:
     """The widest ``%6.4f`` text of the values x (6 unless one is negative, 10 or more, or not finite)."""
-    odd = x[~((x >= 0) & (x < 9.99995))]
-    return max([6] + [len(printf(v)) for v in np.unique(odd).tolist()])
+    odd = x[~((x >= 0) & (x < 9.99995) & ~np.signbit(x))]  # -0.0 prints as -0.0000, 7 wide
+    if odd.dtype == np.float64:  # distinct bit patterns: np.unique would keep one of 0.0 and -0.0
+        odd = np.unique(odd.view(np.int64)).view(np.float64)
+    return max([6] + [len(printf(v)) for v in odd.tolist()])
 
 
 def _cell_width(line: Line, values: dict) -> int:

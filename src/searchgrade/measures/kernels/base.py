@@ -252,6 +252,10 @@ def _div(num, den) -> np.ndarray:
     return out
 
 
-def _level(ctx: Ranked, m) -> int:
-    """The binary relevance level of measure m: its rel= parameter or the evaluation's rel_level."""
+def level(ctx: Ranked, m) -> int:
+    """The binary relevance level of measure m: its rel= parameter or the evaluation's rel_level.
+
+    Public for family writers: a kernel ``kernel(ctx, m)`` of a binary family counts a document
+    relevant when ``ctx.grade >= level(ctx, m)`` (``ctx.rel_hits(level(ctx, m), k)``, ...).
+    """
     return m.params.get("rel", m.rel_level)

@@ -3,31 +3,36 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import _dense_rank, _div, _level, gammaln, INFAP_EPSILON
+from .base import _dense_rank, _div, gammaln, level, INFAP_EPSILON
 
 
 # ===================================================================== kernels
 def precision(ctx, m):
     """P@k = |relevant in top k| / k (trec_eval P_k; a short run counts as non-relevant padding)."""
     k = m.cutoff
-    return ctx.rel_hits(_level(ctx, m), k) / k
+    return ctx.rel_hits(level(ctx, m), k) / k
 
 
 def recall(ctx, m):
     """R@k = |relevant in top k| / R (0 when R = 0)."""
-    L = _level(ctx, m)
+    L = level(ctx, m)
     return _div(ctx.rel_hits(L, m.cutoff), ctx.num_rel(L))
 
 
 def relative_precision(ctx, m):
     """RelP@k = |relevant in top k| / min(k, R) (trec_eval relative_P_k)."""
-    L = _level(ctx, m)
+    L = level(ctx, m)
     return _div(ctx.rel_hits(L, m.cutoff), np.minimum(m.cutoff, ctx.num_rel(L)))
 
 
+def hits(ctx, m):
+    """Hits@k = |relevant in top k|, a count per query (ranx's hits; no cut-off: every document retrieved)."""
+    return ctx.rel_hits(level(ctx, m), m.cutoff)
+
+
 def hit(ctx, m):
-    """Hit@k = 1 if a relevant document is in the top k, else 0 (trec_eval success_k)."""
-    L, k = _level(ctx, m), m.cutoff
+    """Hit@k = 1 if a relevant document is in the top k, else 0 (trec_eval success_k; no cut-off: retrieved)."""
+    L, k = level(ctx, m), (np.inf if m.cutoff is None else m.cutoff)
     rel = ctx.rel(L)
     if not ctx.expected:
         return (ctx.rel_hits(L, k) > 0).astype(np.float64)
@@ -50,22 +55,23 @@ def hit(ctx, m):
 
 def r_precision(ctx, m):
     """Rprec = |relevant in top R| / R: precision after R documents (0 when R = 0)."""
-    L = _level(ctx, m)
+    L = level(ctx, m)
     R = ctx.num_rel(L)
     return _div(ctx.rel_hits(L, R), R)
 
 
 def rprec_mult(ctx, m):
     """RprecMult(m=x) = P@c with c = floor(x*R + 0.9) (trec_eval Rprec_mult_x; 0 when c = 0)."""
-    L = _level(ctx, m)
+    L = level(ctx, m)
     R = ctx.num_rel(L)
-    c = np.floor(m.params["m"] * R + 0.9)
+    with np.errstate(over="ignore"):  # m = 1e308: c = inf, and P at an infinite depth is 0
+        c = np.floor(m.params["m"] * R + 0.9)
     return _div(ctx.rel_hits(L, c), c)
 
 
 def average_precision(ctx, m):
     """AP = (1/R) * sum over relevant ranks i (within the cutoff) of P@i; AP@k keeps the divisor R."""
-    L, k = _level(ctx, m), m.cutoff
+    L, k = level(ctx, m), m.cutoff
     rel = ctx.rel(L)
     R = ctx.num_rel(L)
     if not ctx.expected:  # only relevant ranks add a term: P@i = (i-th relevant of the row) / rank
@@ -94,7 +100,7 @@ def average_precision(ctx, m):
 
 def reciprocal_rank(ctx, m):
     """RR = 1 / rank of the first relevant document (0 if none, or none within the cutoff k)."""
-    L, k = _level(ctx, m), m.cutoff
+    L, k = level(ctx, m), m.cutoff
     rel = ctx.rel(L)
     out = np.zeros(ctx.n)
     idx = np.flatnonzero(rel)
@@ -137,7 +143,7 @@ def bpref(ctx, m):
     N_r: judged non-relevant documents ranked above r; N: judged non-relevant
     documents in the qrels.  Unjudged documents are skipped (trec_eval's bpref).
     """
-    L = _level(ctx, m)
+    L = level(ctx, m)
     if ("bpref", L) in ctx.cache:  # Bpref and GMBpref: one value per query
         return ctx.cache[("bpref", L)].copy()
     R = ctx.num_rel(L)
@@ -157,7 +163,7 @@ def infap(ctx, m):
     Only documents in the pool (judged, or pooled and unjudged) count: the running counts are taken over
     those entries alone, the terms at the relevant ones.
     """
-    L = _level(ctx, m)
+    L = level(ctx, m)
     idx = np.flatnonzero(~ctx.nonpool)  # in the pool: judged, or pooled but unjudged (negative grade)
     judged = ctx.judged[idx]
     rel = judged & (ctx.grade[idx] >= L)
@@ -204,8 +210,8 @@ def _iprec(ctx, L, levels):
     smax, nrr, start = ctx.cache[("iprec", L)]
     if len(smax) == 0:
         return out
-    for c_i, level in enumerate(levels):
-        c = _lround(level * R)  # the recall level as a number of relevant documents
+    for c_i, r in enumerate(levels):
+        c = _lround(r * R)  # the recall level as a number of relevant documents
         c = np.maximum(c, 1)  # recall 0: the best precision anywhere
         ok = (c <= nrr) & (nrr > 0)
         rows = np.flatnonzero(ok)
@@ -234,7 +240,7 @@ def _interpolated(ctx, L) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 
 def iprec(ctx, m):
     """IPrec@r = max precision at any rank whose recall >= r, the level r*R rounded as trec_eval does."""
-    return _iprec(ctx, _level(ctx, m), [m.cutoff])[:, 0]
+    return _iprec(ctx, level(ctx, m), [m.cutoff])[:, 0]
 
 
 STANDARD_LEVELS = (0.0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0)
@@ -244,7 +250,7 @@ def eleven_pt(ctx, m):
     """11pt = mean of IPrec at recall 0.0, 0.1, ..., 1.0 (or at ``levels=``), summed from the last level to
     the first and then divided, as trec_eval's 11pt_avg adds them."""
     levels = m.params.get("levels") or STANDARD_LEVELS
-    iprec_ = _iprec(ctx, _level(ctx, m), levels)
+    iprec_ = _iprec(ctx, level(ctx, m), levels)
     total = np.zeros(ctx.n)
     for c in range(len(levels) - 1, -1, -1):
         total = total + iprec_[:, c]
@@ -252,7 +258,10 @@ def eleven_pt(ctx, m):
 
 
 def _set_counts(ctx, m):
-    L = _level(ctx, m)
+    """(relevant retrieved, retrieved, R) per row; with a cut-off the top k is the set, counted as k documents."""
+    L = level(ctx, m)
+    if m.cutoff is not None:  # SetF@k (ranx's f1@k): P@k and R@k, a short run padded as P@k pads it
+        return ctx.rel_hits(L, m.cutoff), np.full(ctx.n, float(m.cutoff)), ctx.num_rel(L)
     return ctx.rel_hits(L), ctx.nret.astype(np.float64), ctx.num_rel(L)
 
 
@@ -302,10 +311,10 @@ def utility(ctx, m):
     """
     nrr, nret, R = _set_counts(ctx, m)
     p = m.params
-    out = p.get("a", 1.0) * nrr + p.get("b", -1.0) * (nret - nrr) + p.get("c", 0.0) * (R - nrr)
-    if p.get("d", 0.0):
-        out = out + p["d"] * (p["n_docs"] + nrr - nret - R)
-    return out
+    # all four terms, as trec_eval adds them (n_docs 0 without -N): its d * (...) term turns a sum of -0.0
+    # into +0.0, so 0 prints as 0.0000, not -0.0000
+    return (p.get("a", 1.0) * nrr + p.get("b", -1.0) * (nret - nrr) + p.get("c", 0.0) * (R - nrr)
+            + p.get("d", 0.0) * (p.get("n_docs", 0) + nrr - nret - R))
 
 
 def num_q(ctx, m):
@@ -320,7 +329,7 @@ def num_ret(ctx, m):
 
 def num_rel(ctx, m):
     """NumRel = R, the qrels documents with grade >= rel level."""
-    return ctx.num_rel(_level(ctx, m)).copy()
+    return ctx.num_rel(level(ctx, m)).copy()
 
 
 def num_rel_ret(ctx, m):
@@ -330,7 +339,7 @@ def num_rel_ret(ctx, m):
 
 def num_nonrel_judged_ret(ctx, m):
     """NumNonRelJudgedRet = retrieved documents judged non-relevant (0 <= grade < rel level)."""
-    L = _level(ctx, m)
+    L = level(ctx, m)
     if ctx.expected:
         return ctx.ssum(ctx.lin(ctx.judged & ~ctx.rel(L)))
     idx = ctx.where("judged")
@@ -339,7 +348,7 @@ def num_nonrel_judged_ret(ctx, m):
 
 def bin_g(ctx, m):
     """binG = (1/R) sum over retrieved relevant docs of 1 / log2(2 + |non-relevant above|) (trec_eval)."""
-    L = _level(ctx, m)
+    L = level(ctx, m)
     idx = ctx.where("rel", L)
     nonrel_above = ctx.rank[idx] - ctx.running(idx, np.ones(len(idx), dtype=bool))
     return _div(ctx.rowsum(ctx.seg[idx], 1.0 / np.log2(2.0 + nonrel_above)), ctx.num_rel(L))

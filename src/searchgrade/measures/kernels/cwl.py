@@ -202,17 +202,32 @@ def _square_x(m, G):
 
 
 def _span_square(n, G, m, h):
-    """((j + x - 1)/(j + x))^2 telescopes: prod_{j=n+1..h} = ((n + x)/(h + x))^2."""
+    """((j + x - 1)/(j + x))^2 telescopes: prod_{j=n+1..h} = ((n + x)/(h + x))^2 = (1 - (h - n)/(h + x))^2."""
     x = _square_x(m, G)
-    return ((n + x) / (h + x)) ** 2
+    return (1.0 - (h - n) / (h + x)) ** 2
 
 
 def _tail_square(n, G, m, h):
-    """prod_{j=n+1..i-1} = ((n+x)/(i-1+x))^2, summed with Hurwitz's zeta: (n+x)^2 (zeta(2, n+x) - zeta(2, h+x))."""
+    """prod_{j=n+1..i-1} = ((n+x)/(i-1+x))^2, summed: a^2 sum_{j<d} (a+j)^-2 with a = n+x, d = h-n.
+
+    For a < 1000 with Hurwitz's zeta, a^2 (zeta(2, a) - zeta(2, a+d)); from 1000 on, where that
+    difference cancels (INST's T of 1e13 lost digits, 1e20 gave 1.0 and 1e200 NaN), by Euler-Maclaurin
+    in terms of r = a/(a+d) and e = d/(a+d), which never overflow: d r + e (2r + e)/2 + e (3r^2 + 3re + e^2)/(6a)
+    - (1 - r^5)/(30 a^3), the next term below a^-5/42 (1e-17 of the value).
+    """
     from scipy.special import zeta
 
-    x = _square_x(m, G)
-    return (n + x) ** 2 * (zeta(2.0, n + x) - zeta(2.0, h + x))
+    a = np.asarray(n + _square_x(m, G), dtype=np.float64)
+    d = np.asarray(h - n, dtype=np.float64)
+    small = a < 1000.0
+    out = np.empty(np.broadcast(a, d).shape)
+    a_s, d_s = np.broadcast_to(a, out.shape)[small], np.broadcast_to(d, out.shape)[small]
+    out[small] = a_s ** 2 * (zeta(2.0, a_s) - zeta(2.0, a_s + d_s))
+    a_l, d_l = np.broadcast_to(a, out.shape)[~small], np.broadcast_to(d, out.shape)[~small]
+    r, e = a_l / (a_l + d_l), d_l / (a_l + d_l)
+    out[~small] = (d_l * r + e * (2 * r + e) / 2 + e * (3 * r * r + 3 * r * e + e * e) / (6 * a_l)
+                   - (1 - r ** 5) / 30 / a_l / a_l / a_l)
+    return out
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from ..qrels import warn_user
 from .base import _div, _local_cumsum
 from .gains import _discounted, _gain, _gain_entries, _gain_items, _pow2, _unscale
 from .ideal import _trec_ideal
@@ -64,6 +65,8 @@ def _rbp_gain(ctx, m):
     largest grade in the query's qrels (trec_eval's rbp with every grade gaining itself)."""
     if "rel" in m.params:
         return ctx.rel(m.params["rel"]).astype(np.float64)
+    if m.params.get("gain") == "grade":  # ranx's rbp: the grade itself
+        return np.maximum(ctx.grade.astype(np.float64), 0.0)
     if _gain_items(m):
         gain = _gain(ctx, m, ctx.grade, ctx.seg, ctx.judged)
         lo, hi = _rbp_scale(ctx, m)
@@ -136,6 +139,16 @@ def rbp_resid(ctx, m):
     return value
 
 
+def _warn_grade_scale(m, top: np.ndarray) -> None:
+    """ERR without max_grade=: say so when a query's largest grade is not ir_measures' (gdeval's) fixed 4."""
+    other = sorted(set(top[(top > 0) & (top != 4)].tolist()))
+    if other:
+        at = "" if m.cutoff is None else f"@{m.cutoff}"
+        shown = ", ".join(map(str, other[:3])) + (", ..." if len(other) > 3 else "")
+        warn_user(f"{m.name}: no max_grade=, so each query's grade scale is its largest grade (here {shown}); "
+                  f"ir_measures' ERR{at} fixes it at 4: ERR(max_grade=4){at} gives its value")
+
+
 def err(ctx, m):
     """ERR@k = sum_i (1/i) R_i prod_{j<i} (1 - R_j), R_i = (2^g_i - 1) / 2^gmax (Chapelle et al. 2009).
 
@@ -145,6 +158,8 @@ def err(ctx, m):
     stays finite; the product runs within each query on its own.
     """
     top = np.full(ctx.n, m.params["max_grade"], np.int64) if "max_grade" in m.params else ctx.top_grade()
+    if "max_grade" not in m.params:
+        _warn_grade_scale(m, top)
     idx = ctx.where("gain")  # only grades > 0 have R > 0 (and 1 - R < 1)
     seg, rank = ctx.seg[idx], ctx.rank[idx]
     if m.cutoff is not None:

@@ -81,8 +81,9 @@ def _trec_ideal(ctx, m) -> _Ideal:
     else:
         top = ctx.top_grade()
         if len(top) and int(top.max()) > _MAX_TREC_GRADE:
-            raise ValueError(f"measure {m.name!r}: gains per grade with grades above {_MAX_TREC_GRADE}: "
-                             "trec_eval's walk keeps an entry for every grade from 0 to the largest")
+            raise ValueError(f"measure {m.name!r}: gains per grade on qrels with a grade above {_MAX_TREC_GRADE} "
+                             f"(here {int(top.max())}) are refused: trec_eval's walk keeps an entry for every "
+                             "grade from 0 to the largest")
         step = np.zeros(len(qgrade), dtype=np.int64)  # position of each judgment's level in the walk
         gain = np.zeros(len(qgrade))
         starts = np.ones(ctx.n, dtype=bool)  # the walk starts: its first level has a gain > 0

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .base import _div, _level, _local_cumsum
+from .base import _div, _local_cumsum, level
 from .gains import _gain, _gain_entries, _log2_table
 from .ideal import _Ideal, _trec_ideal
 
@@ -114,7 +114,7 @@ def rndcg(ctx, m):
     it lies beyond M + 1; DCG after rank i sums the retrieved ranks <= i only.  0 when R = 0.  ``gains=``
     as trec_eval's (its 0/0 when no such point has an ideal DCG above 0 is 0 here).
     """
-    R = ctx.num_rel(_level(ctx, m))
+    R = ctx.num_rel(level(ctx, m))
     ideal, _, seg, rank, running_idcg, dcg_ = _trec_running_dcg(ctx, m)
     M = ideal.count
     # the points: i (1-based) where the next ideal gain differs, and i = M
