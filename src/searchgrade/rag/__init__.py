@@ -60,12 +60,15 @@ evidence document (the article's MRR) and on the first chunk with a quote.
 The package's modules: :mod:`.schema` (vocabulary, Problem, EvalSetError), :mod:`.quotes`
 (normalisation, gold evidence), :mod:`.items` (checking items), :mod:`.files` (JSON Lines),
 :mod:`.scoring` (retrieval metrics), :mod:`.repeats` (repeated measurement) and
-:mod:`.grading` (answer grading records).
+:mod:`.grading` (answer grading records) and :mod:`.passage_keys`
+(answer keys of judged passages, written as quotes, that survive rechunking).
 """
 from .files import load_items, write_items
 from .grading import (GRADING_FIELDS, GRADING_OPTIONAL, aggregate_gradings, check_grading, grading_scores, load_gradings,
                       validate_gradings, write_gradings)
 from .items import check_item, complete_alt_doc_ids, item_counts, validate
+from .passage_keys import (MATCHES, PassageKey, chunk_grades, evidence_scores, key_matches, passage_keys,
+                           redundant_chunks, subtopic_qrels)
 from .quotes import Gold, corpus_texts, find_quote, gold, is_composite, min_documents, normalise, quote_in
 from .repeats import item_means, run_summary, sign_test_runs
 from .schema import (CORRECTNESS_SCORES, EVIDENCE_FIELDS, EVIDENCE_ROLES, FAITHFULNESS_LABELS, ITEM_FIELDS,
@@ -108,6 +111,14 @@ __all__ = [
     "item_means",
     "run_summary",
     "sign_test_runs",
+    "PassageKey",
+    "MATCHES",
+    "passage_keys",
+    "key_matches",
+    "chunk_grades",
+    "subtopic_qrels",
+    "redundant_chunks",
+    "evidence_scores",
     "check_grading",
     "validate_gradings",
     "load_gradings",
