@@ -56,6 +56,7 @@ from ..report.viewer import (  # noqa: F401  (the viewer and the plumbing the wi
 )
 from . import single_relevant_ranking
 from .plotting import PALETTE
+from .tables import reader_label
 
 __all__ = [
     "MODES",
@@ -434,9 +435,9 @@ def rank_slider(measures: Sequence[str] = SLIDER_MEASURES, n: int = 20, start: i
     uid = _new_id("rank", json.dumps([list(table.columns), n, start]))
     figures = "".join(
         f'<figure class="sg-chart" data-measure="{_esc(m)}" data-index="{j}">'
-        f'<figcaption><span class="sg-name">{_esc(m)}</span>'
+        f'<figcaption><span class="sg-name">{_esc(reader_label(m))}</span>'
         f'<span class="sg-value" data-measure="{_esc(m)}">{_fmt(values[j][start - 1])}</span></figcaption>'
-        f"{_chart_svg(m, values[j], geometry[j][0], geometry[j][1], n, start, colours[j])}</figure>"
+        f"{_chart_svg(reader_label(m), values[j], geometry[j][0], geometry[j][1], n, start, colours[j])}</figure>"
         for j, m in enumerate(table.columns))
     body = (
         f'<p class="sg-title">정답 하나를 1위에서 {n}위로</p>'
@@ -450,7 +451,8 @@ def rank_slider(measures: Sequence[str] = SLIDER_MEASURES, n: int = 20, start: i
         f"{_print_note()}"
         f'<p class="sg-live sg-sr-only" role="status" aria-live="polite" aria-atomic="true"></p>'
     )
-    data = {"scale": SCALE, "measures": list(table.columns), "values": values,
+    data = {"scale": SCALE, "measures": list(table.columns), "labels": [reader_label(m) for m in table.columns],
+            "values": values,
             "xy": [g[0] for g in geometry], "rankText": SLIDER_RANK_TEXT}
     return _display_html(_page(uid, body, data, _asset("slider.js"), "searchgradeRankSlider", "rank-slider", "sg-slider"))
 
@@ -465,7 +467,7 @@ def _slider_ipywidgets(measures, values, geometry, colours, n: int, start: int):
     def refresh(_=None):
         r = slider.value
         figures = "".join(
-            f'<figure class="sg-chart" data-measure="{_esc(m)}"><figcaption><span class="sg-name">{_esc(m)}</span>'
+            f'<figure class="sg-chart" data-measure="{_esc(m)}"><figcaption><span class="sg-name">{_esc(reader_label(m))}</span>'
             f'<span class="sg-value" data-measure="{_esc(m)}">{_fmt(values[j][r - 1])}</span></figcaption>'
             f"{_chart_svg(m, values[j], geometry[j][0], geometry[j][1], n, r, colours[j])}</figure>"
             for j, m in enumerate(measures))

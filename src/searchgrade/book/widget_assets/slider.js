@@ -23,7 +23,7 @@ function searchgradeRankSlider(root, data) {
       var cursor = fig.querySelector(".sg-cursor");
       cursor.setAttribute("x1", xy[0]);
       cursor.setAttribute("x2", xy[0]);
-      parts.push(data.measures[j] + " " + fmt(q));
+      parts.push((data.labels || data.measures)[j] + " " + fmt(q));
     });
     if (announce) {
       live.textContent = data.rankText.replace("{r}", r) + ": " + parts.join(", ");
