@@ -13,33 +13,20 @@ A missing folder is a failure that names it, never a skip: CI has ``../shared``.
 from __future__ import annotations
 
 import io
-import json
 import os
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
+from golden_support import ROOT, golden_folder, load_cases, missing_message
 
 from searchgrade.ndeval import main
 
-ROOT = Path(__file__).resolve().parents[1]
 GOLDEN_ENV = "SEARCHGRADE_NDEVAL_GOLDEN"
-GOLDEN = Path(os.environ.get(GOLDEN_ENV) or ROOT.parent / "shared" / "ndeval_golden")
+GOLDEN = golden_folder(GOLDEN_ENV, "ndeval_golden")
 EXPECTED_CASES = 300
-
-
-def _cases() -> list[dict]:
-    """The lines of cases.jsonl, or [] when the folder is missing (test_golden_folder_is_there fails then)."""
-    path = GOLDEN / "cases.jsonl"
-    if not path.is_file():
-        return []
-    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
-
-
-CASES = _cases()
-MISSING = (f"ndeval's golden files are missing: no {GOLDEN / 'cases.jsonl'} (the folder ../shared/"
-           f"ndeval_golden next to this repository; {GOLDEN_ENV} names another folder)")
+CASES = load_cases(GOLDEN)
+MISSING = missing_message("ndeval", GOLDEN, GOLDEN_ENV)
 
 
 def test_golden_folder_is_there():
