@@ -12,7 +12,7 @@ qrels do not change a run), the retriever's settings (every parameter, the versi
 fingerprints of its tokeniser or models, and recursively those of its inputs), the depth, and
 the code that computes it: the engine (this module, :mod:`.kinds`, :mod:`.models`,
 :mod:`.workspace` and :mod:`.tokens`) plus the modules its kind's row names (:mod:`.sparse` and
-:mod:`.korean` for BM25, :mod:`.dense` and :mod:`.encoders` for encoders, :mod:`.fusion` for
+:mod:`.korean` for BM25, :mod:`.dense` and :mod:`.encoders` for encoders, :mod:`searchgrade.retrieval.fusion` for
 fusion and second stages). A run whose key and checksum match is read back instead of recomputed;
 a damaged file, a changed text, setting, model folder or module recomputes exactly the runs it
 affects. The code that only reads or describes runs lives elsewhere, so editing it recomputes
