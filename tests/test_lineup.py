@@ -243,7 +243,7 @@ def test_main_table_matches_pytrec_eval():
         coll = korean_runs.load_collection(collection)
         line = korean_runs.get_runs(collection, names, progress=False)
         assert list(line) == names
-        table = diagnostics.main_table(coll.qrels, line, MEASURES)
+        table = diagnostics.main_table(coll.qrels, line, MEASURES, missing="zero")
         diffs, ours, theirs = diagnostics.crosscheck_pytrec_eval(coll.qrels, line, MEASURES, return_tables=True)
         pd.testing.assert_frame_equal(table.round(4), theirs.loc[table.index].round(4), check_names=False)
         np.testing.assert_allclose(table.to_numpy(dtype=float), theirs.loc[table.index].to_numpy(dtype=float),
