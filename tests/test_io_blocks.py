@@ -116,7 +116,7 @@ def test_a_large_file_is_never_read_whole(tmp_path, monkeypatch):
     monkeypatch.setattr(_trec_bulk, "BLOCK", 4096)
     expected = load_run(path)
     monkeypatch.setattr(sgio, "read_source", lambda source: pytest.fail("read whole"))
-    assert load_run(path) == expected and sgio._load_columns(path, "run")[1] == expected.report
+    assert load_run(path) == expected and sgio.load_columns(path, "run")[1] == expected.report
 
 
 def test_a_file_declined_in_a_later_block_gets_the_strict_readers_error(tmp_path, monkeypatch):
@@ -125,7 +125,7 @@ def test_a_file_declined_in_a_later_block_gets_the_strict_readers_error(tmp_path
     path.write_text("".join(lines + [lines[3]]))  # the 4th line again, at the end
     monkeypatch.setattr(_trec_bulk, "BLOCK", 4096)
     with pytest.raises(FormatError) as err:
-        sgio._load_columns(path, "run")
+        sgio.load_columns(path, "run")
     assert err.value.line == len(lines) + 1 and "already on line 4" in str(err.value)
 
 
@@ -137,9 +137,9 @@ def test_paths_and_open_files_read_the_same(tmp_path, monkeypatch, kind):
     monkeypatch.setattr(_trec_bulk, "BLOCK", 5000)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        from_path = sgio._load_columns(path, kind)
+        from_path = sgio.load_columns(path, kind)
         with open(path, "rb") as fh:
-            from_file = sgio._load_columns(fh, kind)
+            from_file = sgio.load_columns(fh, kind)
     assert from_path[0].keys == from_file[0].keys and from_path[0].doc_keys == from_file[0].doc_keys
     assert np.array_equal(from_path[0].values, from_file[0].values)
     load = load_run if kind == "run" else load_qrels
@@ -151,7 +151,7 @@ def _imported_while_reading(path) -> list[str]:
     import subprocess
     import sys
 
-    code = ("import sys; from searchgrade.io import _load_columns; cols, _ = _load_columns(sys.argv[1], 'run'); "
+    code = ("import sys; from searchgrade.io import load_columns; cols, _ = load_columns(sys.argv[1], 'run'); "
             "print(len(cols.values), 'pandas' in sys.modules, 'pyarrow' in sys.modules)")
     out = subprocess.run([sys.executable, "-c", code, str(path)], capture_output=True, text=True, check=True)
     return out.stdout.split()

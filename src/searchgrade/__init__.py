@@ -12,6 +12,7 @@ _LAZY = {
     "compare": "comparison",
     "Evaluator": "metrics",
     "Measure": "metrics",
+    "MissingQueriesWarning": "metrics",
     "aggregate": "metrics",
     "evaluate": "metrics",
     "fuse": "fusion",

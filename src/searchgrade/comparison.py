@@ -31,7 +31,7 @@ What the correction is applied over (``family``)
     * ``"all"``: one family over every pair and every measure. Use it when the whole table
       backs a single claim; stricter (more tests share the same ``alpha``).
     * ``"pair"``: one family per pair, over its measures ("do these two differ on any of the
-      measures?"), as :func:`searchgrade.stats.compare` does for two systems.
+      measures?"), as :func:`searchgrade.stats.measurewise` does for two systems.
 
     ``correction=None`` reports ``p_adjusted = p_value`` (no correction).
 

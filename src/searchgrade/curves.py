@@ -11,8 +11,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .measures.kernels.cwl import DEPTH, _dense, cwl_gain
-from .measures.kernels.graded import _rbp_gain
+from .measures.kernels.cwl import DEPTH, cwl_gain, dense
+from .measures.kernels.graded import rbp_gain
 from .measures.names import parse_measure
 from .measures.registry import FAMILIES
 from .metrics import Evaluator
@@ -78,7 +78,7 @@ def cwl(measure, ranking, qrels=None, *, depth: int = DEPTH) -> CWLCurves:
         raise ValueError(f"cwl(): depth={depth!r} must be a positive integer")
     gain = _gains(m, ranking) if qrels is None else _ranking_gains(m, ranking, qrels)
     gain = np.concatenate((gain, np.zeros(max(depth - len(gain), 0))))[:depth]
-    C, W = _dense(model, m, gain)
+    C, W = dense(model, m, gain)
     stop = C.copy()
     stop[-1] = 0.0  # the user who reaches the last rank stops there
     L = W / W[0] * (1.0 - stop)
@@ -111,5 +111,5 @@ def _ranking_gains(m, ranking, qrels) -> np.ndarray:
     if gain == "binary":
         return ctx.rel(m.params.get("rel", 1)).astype(np.float64)
     if gain == "rbp":
-        return _rbp_gain(ctx, m)
+        return rbp_gain(ctx, m)
     return cwl_gain(ctx, m)

@@ -22,13 +22,16 @@ see each document's largest grade over its subtopics; the run is ranked once.
 Public functions: :func:`evaluate` (per-query table), :func:`mean` (the
 summary in one call), :func:`aggregate` (the summary of a per-query table),
 :func:`score_ranking` (one ranked list), :class:`Evaluator` (qrels and
-measures prepared once for many runs), :func:`parse_measure`,
-:func:`known_measures`.  Inside, :mod:`searchgrade.measures.registry` holds one entry
-per measure family (parameters, cut-off rule, aggregation, kernel, trec_eval
-and pytrec_eval names), :mod:`searchgrade.measures.names` parses names,
-:mod:`searchgrade.measures.options`, :mod:`searchgrade.measures.qrels`, :mod:`searchgrade.measures.ranking`
-and :mod:`searchgrade.measures.dispatch` check the options, index the qrels, rank the
-run and call the kernels of :mod:`searchgrade.measures.kernels`.
+measures prepared once for many runs), :func:`score_run` (its per-query arrays,
+summaries and relevance strings in one call: what the trec_eval command prints),
+:func:`parse_measure`, :func:`known_measures`.  This module is their front door; they live in
+:mod:`searchgrade.measures`, and an evaluation enters that package once, at
+:mod:`searchgrade.measures.engine` (the Evaluator: it checks the options, indexes
+the qrels, ranks the run and calls the kernels of :mod:`searchgrade.measures.kernels`)
+or :mod:`searchgrade.measures.summary` (the sums over queries).
+:mod:`searchgrade.measures.registry` holds one entry per measure family
+(parameters, cut-off rule, aggregation, kernel, trec_eval and pytrec_eval names)
+and :mod:`searchgrade.measures.names` parses names.
 
 Measures and formulas
 ---------------------
@@ -93,7 +96,8 @@ Queries
 -------
 A qrels query the run does not rank gets no row (``missing="ignore"``, the
 default, as in trec_eval without ``-c``: it is left out of the means) and a
-``UserWarning`` gives how many and a few ids; with ``missing="zero"`` (trec_eval
+:class:`MissingQueriesWarning` (a ``UserWarning``; its ``queries`` are the ids)
+gives how many and a few ids; with ``missing="zero"`` (trec_eval
 ``-c``, and what ir_measures does) it is scored on an empty ranking and nothing
 is reported.  :func:`mean`, :func:`searchgrade.compare` and ``searchgrade report``
 share the default, so they give one mean for one run.  Run queries without qrels
@@ -132,24 +136,14 @@ form.
 """
 from __future__ import annotations
 
-import math
-from typing import TYPE_CHECKING, Iterable, Mapping, NamedTuple, Sequence
-
-import numpy as np
-
-if TYPE_CHECKING:  # pandas is imported where a function needs it: the trec_eval command never does
-    import pandas as pd
+from typing import Iterable, Mapping, Sequence
 
 from . import io as _io
-from .io.sources import is_source
-from .measures.dispatch import by_judged_only, evaluate_ranked, frame, kernel_values, plan
-from .measures.kernels.base import MIN_GEO_MEAN, Ranked
-from .measures.names import Measure, is_ir_measure, known_measures, parse_measure
-from .measures.tables import closed_form_families, differs_table, formula_table, measure_table
-from .measures.options import MISSING, TIES, Options
-from .measures.qrels import QrelsIndex, warn_user
-from .measures.ranking import rank as _rank
-from .measures.subtopics import diversity_split
+from .measures.engine import Evaluator, Scores, evaluate, mean, score_run
+from .measures.names import Measure, known_measures, parse_measure
+from .measures.options import MISSING, TIES, MissingQueriesWarning
+from .measures.summary import aggregate, summary_order
+from .measures.tables import differs_table, formula_table, measure_table
 
 __all__ = [
     "Measure",
@@ -163,274 +157,11 @@ __all__ = [
     "aggregate",
     "summary_order",
     "score_ranking",
+    "score_run",
+    "MissingQueriesWarning",
     "TIES",
     "MISSING",
 ]
-
-
-# ====================================================================== inputs
-def _is_columns(obj) -> bool:
-    """True for the columns of a file (:class:`searchgrade.io.bulk.Columns`)."""
-    return hasattr(obj, "doc_codes") and hasattr(obj, "keys")
-
-
-def _input(obj, kind: str):
-    """(data, read report or None): a dict or columns as they are; a path, ``"-"`` or an open file read
-    as columns (the same rules and errors as :func:`searchgrade.io.read_qrels` / ``read_run``);
-    anything else (a DataFrame, records) through :func:`searchgrade.io.as_qrels` / ``as_run``."""
-    if isinstance(obj, Mapping) or _is_columns(obj):
-        return obj, None
-    if is_source(obj):
-        return _io._load_columns(obj, kind, warn=True)
-    return (_io.as_qrels(obj) if kind == "qrels" else _io.as_run(obj)), None
-
-
-class Scores(NamedTuple):
-    """Per-query values of one run: what :meth:`Evaluator.evaluate` tabulates and the trec_eval command prints."""
-
-    rows: list  # query ids, natural order
-    values: dict  # {column name: one value per row}, in the order of Evaluator.measures
-    ranked: Ranked | None  # the ranking under the evaluation's judged_only (None if no measure used it)
-    report: object | None  # the run's ReadReport when it was read from a file, else None
-
-
-# ================================================================== evaluation
-class Evaluator:
-    """Measures and qrels prepared once; ``.evaluate(run)`` scores any number of runs.
-
-    ``qrels`` and runs are dicts (``{qid: {docid: grade}}``, ``{qid: {docid:
-    score}}``) or anything :func:`searchgrade.io.as_qrels` / :func:`searchgrade.io.as_run`
-    read: a DataFrame, a path (``.gz`` too), an open file, ``"-"`` (stdin); files are read
-    into columns, not dicts.
-    ``measures`` are names (``"nDCG@10"``, ``"ndcg_cut_10"``, ``"nDCG(dcg='exp-log2')@10"``),
-    :class:`Measure` objects or ir_measures measure objects (see :mod:`searchgrade.metrics`).
-
-    Options (all keyword-only; what other tools do is in brackets):
-
-    ties
-        ``"trec"`` (default): score descending, ties by docid descending (string
-        order) -- exactly trec_eval's qsort order, which pytrec_eval inherits
-        and so do ir_measures' measures that run on pytrec_eval.  Not all of
-        them do: ir_measures 0.4.3 computes ``RR@k`` with its msmarco provider,
-        which sorts ties by docid *ascending*, so on tied scores its ``RR@10``
-        can differ from this ``RR@10`` (and from its own ``RR``, which keeps
-        trec_eval's order).  ``"input"``: score descending, ties kept in the
-        run dict's order (a stable sort; ranx sorts by score with numpy and keeps
-        no documented tie order).  ``"expected"``: the mean of the measure over
-        all orders of tied documents (McSherry & Najork 2008), exact in closed
-        {closed_form};
-        other measures raise ValueError naming the measure.
-    missing
-        ``"ignore"`` (default; trec_eval without ``-c``, pytrec_eval): queries
-        in the qrels but not in the run get no row, so they are left out of
-        every mean, and a ``UserWarning`` gives how many and a few of their
-        ids.  :func:`mean`, :func:`searchgrade.compare` and ``searchgrade
-        report`` share this default (the report's ``-c`` is ``"zero"``).
-        ``"zero"`` (trec_eval ``-c``): they are scored on an empty ranking
-        (every measure 0 except NumRel, NumQ and RBP_resid, which is 1),
-        without a warning.  ir_measures 0.4.3 does the latter: its evaluator
-        adds every qrels query the run lacks with the measure's ``DEFAULT``
-        (0), so its means equal ``missing="zero"``, not the default here.
-    rel_level
-        Binary measures count ``grade >= rel_level`` as relevant (trec_eval
-        ``-l``, pytrec_eval ``relevance_level``; ir_measures ``rel=``).  A
-        measure's own ``rel=`` parameter overrides it.  Graded measures (nDCG,
-        DCG, CG, ERR, RBP without ``rel=``) use the grades themselves.
-    judged_only
-        Drop unjudged documents (not in the qrels, or negative grade) before
-        ranking: condensed lists (Sakai 2007; trec_eval ``-J``).  A measure's own
-        ``judged_only=`` parameter (ir_measures') overrides it; the run is then
-        ranked once per setting.
-    max_docs
-        Keep only the first ``max_docs`` documents of each query after sorting
-        (trec_eval ``-M``).
-
-    Run queries that have no qrels are skipped, as trec_eval does, with a
-    ``UserWarning`` naming how many and a few of them.  Either warning says
-    when the unmatched ids differ from the other side's only in type (``1``
-    vs ``"1"``).  Two spellings of one measure (``"P_10"``, ``"P@10"``) are a
-    ValueError: request each measure once.
-    """
-
-    def __init__(self, qrels, measures: Iterable | str, *, ties: str = "trec", missing: str = "ignore",
-                 rel_level: int = 1, judged_only: bool = False, max_docs: int | None = None):
-        self.options = Options(ties, missing, rel_level, judged_only, max_docs)
-        self.measures: list[Measure] = plan(measures, self.options, allow_empty=True)
-        qrels, self._subtopics = diversity_split(qrels, self.measures)  # subtopic qrels: collapsed + indexed
-        self._index = QrelsIndex(_input(qrels, "qrels")[0])
-
-    ties = property(lambda self: self.options.ties, doc="The tie rule (see the class docstring).")
-    missing = property(lambda self: self.options.missing, doc="What happens to qrels queries not in the run.")
-    rel_level = property(lambda self: self.options.rel_level, doc="The binary relevance level.")
-    judged_only = property(lambda self: self.options.judged_only, doc="Whether unjudged documents are dropped.")
-    max_docs = property(lambda self: self.options.max_docs, doc="Documents kept per query, or None.")
-
-    def _rows(self, run) -> list:
-        """Query ids that get a row, in natural order; warns about ids that do not match."""
-        if _is_columns(run):
-            return self._index.rows(dict.fromkeys(run.keys), self.options.missing)
-        if not isinstance(run, Mapping):
-            raise TypeError(f"run must be a dict {{qid: {{docid: score}}}}, not {type(run).__name__}")
-        return self._index.rows(run, self.options.missing)
-
-    def rank(self, run, rows: Sequence | None = None, exact: bool = False) -> tuple[list, Ranked]:
-        """Sort and flatten the run into a :class:`Ranked` context: (row qids, context).
-
-        Tied documents that no measure can tell apart (same qrels code) stay in
-        any order unless ``exact``; :meth:`Ranked.docids` always gives the exact order.
-        """
-        run = _input(run, "run")[0]
-        if rows is None:
-            rows = self._rows(run)
-        return list(rows), self._ranked(run, rows, self.options.judged_only, exact)
-
-    def _ranked(self, run, rows: Sequence, judged_only: bool, exact: bool = False) -> Ranked:
-        o = self.options
-        ctx = _rank(self._index, run, rows, ties=o.ties, judged_only=judged_only, max_docs=o.max_docs,
-                    exact=exact or self._subtopics is not None)
-        if self._subtopics is not None:  # the diversity kernels read the subtopics of the exact ranking
-            ctx.cache["subtopics"] = (self._subtopics, list(rows))
-        return ctx
-
-    def scores(self, run) -> Scores:
-        """Every measure's per-query values as arrays, with the rows, the ranking and the run's read report."""
-        run, report = _input(run, "run")
-        rows = self._rows(run)
-        groups = by_judged_only(self.measures) or {self.options.judged_only: []}
-        values, ranked = {}, None
-        for judged, measures in groups.items():
-            ctx = self._ranked(run, rows, judged)
-            values.update((m.name, kernel_values(m, ctx)) for m in measures)
-            if judged == self.options.judged_only:
-                ranked = ctx
-        return Scores(rows, {m.name: values[m.name] for m in self.measures}, ranked, report)
-
-    def evaluate(self, run) -> pd.DataFrame:
-        """One row per query (index "qid"), one column per measure, named by its printed name."""
-        if not self.measures:
-            raise ValueError("no measures requested")
-        got = self.scores(run)
-        return frame(got.rows, got.values)
-
-    def evaluate_ranked(self, rows: Sequence, ctx: Ranked) -> pd.DataFrame:
-        """The DataFrame of :meth:`evaluate` for a run already ranked by :meth:`rank`."""
-        other = [m.name for m in self.measures if m.judged_only != ctx.judged_only]
-        if other:
-            raise ValueError(f"measures {other} need a ranking with judged_only={not ctx.judged_only}; "
-                             "use evaluate(run)")
-        return evaluate_ranked(self.measures, rows, ctx)
-
-    def summarize(self, scores: Scores) -> dict:
-        """The summary of every measure over the rows of ``scores``, as :func:`aggregate` computes it."""
-        order = summary_order(scores.rows)
-        return {m.name: _summary(scores.values[m.name][order], m.agg) for m in self.measures}
-
-
-def _closed_form_text() -> str:
-    """The families with a closed form under ``ties="expected"``, from the registry, wrapped for a docstring."""
-    import textwrap
-
-    names = ", ".join(closed_form_families())
-    return textwrap.fill(f"form for {names}", 80, subsequent_indent=" " * 8, break_on_hyphens=False)
-
-
-if Evaluator.__doc__:  # the list comes from the registry rows (Family.expected), so it cannot drift
-    Evaluator.__doc__ = Evaluator.__doc__.replace("{closed_form}", _closed_form_text())
-
-
-def evaluate(qrels, run, measures: Iterable | str, **options) -> pd.DataFrame:
-    """Score a run: DataFrame with one row per query and one column per requested measure (see Evaluator)."""
-    return Evaluator(qrels, measures, **options).evaluate(run)
-
-
-def mean(qrels, run, measures: Iterable | str, **options) -> pd.Series:
-    """The summary of :func:`evaluate` in one call: ``aggregate(evaluate(qrels, run, measures, **options))``."""
-    ev = Evaluator(qrels, measures, **options)
-    return aggregate(ev.evaluate(run), ev.measures)
-
-
-# ================================================================= aggregation
-def summary_order(rows: Sequence) -> np.ndarray:
-    """The order in which summaries add the queries up: trec_eval's, query ids compared as text (strcmp)."""
-    texts = [q if type(q) is str else str(q) for q in rows]
-    return np.argsort(np.array(texts, dtype=str), kind="stable") if texts else np.zeros(0, dtype=np.int64)
-
-
-def _sequential_sum(x: np.ndarray) -> float:
-    """x added up one value after another, as trec_eval's loop adds (not numpy's pairwise sum)."""
-    return float(np.cumsum(x, dtype=np.float64)[-1])
-
-
-def _summary(x: np.ndarray, agg: str):
-    """One column's summary over values in summary order: sum (an int when whole), geometric mean (trec_eval's
-    floor, C's log) or mean, each added up in that order as trec_eval adds."""
-    if agg == "sum":
-        total = x.sum()
-        return int(total) if float(total).is_integer() else float(total)
-    if len(x) == 0:
-        return float("nan")
-    if agg == "gmean":
-        logs = np.fromiter(map(math.log, np.maximum(x, MIN_GEO_MEAN).tolist()), dtype=np.float64, count=len(x))
-        return math.exp(_sequential_sum(logs) / len(x))
-    return _sequential_sum(x) / len(x)
-
-
-def _column_for(df: pd.DataFrame, spec) -> tuple[str, Measure]:
-    """(column, measure) for a requested measure: its printed name, else its spelling; KeyError if absent."""
-    m = parse_measure(spec)
-    for col in dict.fromkeys([m.name, m.spelling or m.name, spec if isinstance(spec, str) else m.name]):
-        if col in df.columns:
-            return col, m
-    raise KeyError(m.name)
-
-
-def _measure_columns(df: pd.DataFrame) -> list[tuple[str, Measure]]:
-    """Every column whose name is a measure name; numeric columns that are not are reported, others ignored."""
-    import pandas as pd
-
-    pairs, skipped = [], []
-    for col in df.columns:
-        try:
-            pairs.append((col, parse_measure(col)))
-        except (TypeError, ValueError):
-            if pd.api.types.is_numeric_dtype(df[col]):
-                skipped.append(col)
-    if skipped:
-        warn_user(f"aggregate: numeric column(s) {skipped} are not measure names and were left out")
-    return pairs
-
-
-def aggregate(df: pd.DataFrame, measures: Iterable | None = None) -> pd.Series:
-    """Summary over queries, column by name: mean; geometric mean for GMAP / gm_bpref; sum for counts.
-
-    With ``measures=None`` every column whose name is a measure name is
-    summarised; other columns (``system``, ...) are left out -- silently when
-    they are not numeric, with a ``UserWarning`` when they are.  With
-    ``measures`` (names, :class:`Measure` or ir_measures objects), exactly those
-    columns, found by the measure's printed name (or the spelling as given),
-    in that order; a KeyError names any that is missing.
-    """
-    import pandas as pd
-
-    if not isinstance(df, pd.DataFrame):
-        raise TypeError(f"aggregate needs the DataFrame that evaluate() returns, not {type(df).__name__}")
-    if measures is None:
-        pairs = _measure_columns(df)
-    else:
-        if isinstance(measures, (str, Measure)) or is_ir_measure(measures):
-            measures = [measures]
-        pairs, missing = [], []
-        for spec in measures:
-            try:
-                pairs.append(_column_for(df, spec))
-            except KeyError as err:
-                missing.append(err.args[0])
-        if missing:
-            raise KeyError(f"aggregate: no column for measure(s) {missing}; the columns are {list(df.columns)}")
-    order = summary_order(list(df.index))
-    out = {col: _summary(df[col].to_numpy(dtype=np.float64)[order], m.agg) for col, m in pairs}
-    return pd.Series(out, dtype=object if any(isinstance(v, int) for v in out.values()) else np.float64,
-                     name="all")
 
 
 # ============================================================ one ranked list
@@ -462,7 +193,7 @@ def score_ranking(ranking: Sequence, qrels, measures: Iterable | str, **options)
     n = len(ranking)
     run = {"q": {d: float(n - i) for i, d in enumerate(ranking)}}
     options.setdefault("missing", "zero")
-    df = Evaluator({"q": dict(qrels)}, measures, **options).evaluate(run)
+    df = evaluate({"q": dict(qrels)}, run, measures, **options)
     return {c: (v.item() if hasattr(v, "item") else v) for c, v in df.iloc[0].items()}
 
 

@@ -48,7 +48,6 @@ import operator
 import os
 import zlib
 from collections.abc import Iterable, Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, NamedTuple
 
 import numpy as np
@@ -172,9 +171,11 @@ def _bulk_result(got: tuple | None, columns: bool) -> tuple | None:
     return None if nested is None else (nested, report)
 
 
-def _load_columns(source, kind: str, *, warn: bool = False) -> tuple[_trec_bulk.Columns, ReadReport]:
-    """A qrels or run source as columns (searchgrade.trec_eval's reading), with the rules and errors
-    of :func:`load_qrels` / :func:`load_run` (see :func:`_read`)."""
+def load_columns(source, kind: str, *, warn: bool = False) -> tuple[_trec_bulk.Columns, ReadReport]:
+    """A qrels (``kind="qrels"``) or run (``kind="run"``) source -- a path, ``"-"`` or an open file -- as
+    columns, the form the evaluation engine reads (:class:`searchgrade.io.bulk.Columns`: query and document
+    codes, values), with its read report: the rules and errors of :func:`load_qrels` / :func:`load_run`.
+    ``warn=True`` also warns about what was skipped."""
     cols, report = _read(source, kind, columns=True)
     if warn:
         report.warn()
@@ -327,6 +328,8 @@ def _check_tokens(values: Iterable, what: str) -> list[str]:
 
 def _write_lines(path: str | os.PathLike, lines: list[str]) -> None:
     """Write lines (UTF-8, '\\n' endings), creating the parent folder if needed."""
+    from pathlib import Path  # here: pathlib (and urllib, ipaddress) would cost trec_eval's start-up 10 ms
+
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", encoding="utf-8", newline="\n") as fh:

@@ -20,7 +20,6 @@ are separated by single spaces, else pandas' C reader (any run of spaces and tab
 """
 from __future__ import annotations
 
-import csv
 import ctypes
 import io
 import re
@@ -249,7 +248,7 @@ def _numpy_run_ids(a: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> tu
     return tuple(names), names[ids[0][-1]]
 
 
-_PANDAS = {"header": None, "index_col": False, "quoting": csv.QUOTE_NONE, "na_filter": False,
+_PANDAS = {"header": None, "index_col": False, "quoting": 3, "na_filter": False,  # 3: csv.QUOTE_NONE
            "engine": "c", "encoding": "utf-8", "skip_blank_lines": False}
 _PANDAS_TYPES = {"qid": object, "iter": "category", "docno": object, "runid": "category"}
 
@@ -453,14 +452,15 @@ def read_columns(raw: bytes, source: str, kind: str, engine: str | None = None,
 
 
 def columns_of(nested: dict, dtype) -> Columns:
-    """The columns of nested dicts ``{qid: {docno: value}}``, in their order (values as dtype)."""
-    pd = _pandas()
+    """The columns of nested dicts ``{qid: {docno: value}}``, in their order (values as dtype), without pandas
+    (the trec_eval command reads a small file so: importing pandas would be most of its start-up)."""
     lengths = np.fromiter(map(len, nested.values()), dtype=np.int64, count=len(nested))
     codes = np.repeat(np.arange(len(nested), dtype=np.int64), lengths)
     docs = list(chain.from_iterable(nested.values()))
-    doc_codes, doc_keys = pd.factorize(pd.Series(docs, dtype=object)) if docs else (np.zeros(0, np.int64), [])
+    number = dict(zip(dict.fromkeys(docs), range(len(docs))))  # docno -> code, in order of first appearance
+    doc_codes = np.fromiter(map(number.__getitem__, docs), dtype=np.int64, count=len(docs))
     values = np.fromiter(chain.from_iterable(d.values() for d in nested.values()), dtype=dtype, count=len(docs))
-    return Columns(codes, list(nested), np.asarray(doc_codes, dtype=np.int64), list(doc_keys), values, (), None)
+    return Columns(codes, list(nested), doc_codes, list(number), values, (), None)
 
 
 def has_repeats(cols: Columns) -> bool:

@@ -1,10 +1,10 @@
-"""The options of an evaluation, checked in one place (private)."""
+"""The options of an evaluation, checked in one place, and the warning of ``missing="ignore"``."""
 from __future__ import annotations
 
 import numbers
 from dataclasses import dataclass
 
-__all__ = ["Options", "TIES", "MISSING"]
+__all__ = ["Options", "TIES", "MISSING", "MissingQueriesWarning"]
 
 TIES = ("trec", "input", "expected")
 MISSING = ("ignore", "zero")
@@ -40,3 +40,20 @@ class Options:
         object.__setattr__(self, "judged_only", bool(self.judged_only))
         if self.max_docs is not None:
             object.__setattr__(self, "max_docs", int(self.max_docs))
+
+
+class MissingQueriesWarning(UserWarning):
+    """Qrels queries the run does not rank, left without a row under ``missing="ignore"`` (trec_eval without -c).
+
+    ``queries`` holds their ids (natural order), ``count`` how many, ``listed`` the first few as the
+    message shows them and ``note`` a sentence when some would match a run query id as text (``1`` vs
+    ``"1"``), else "".  The message speaks of the API's options; a command line writes its own from these.
+    """
+
+    def __init__(self, queries, listed: str, note: str = ""):
+        self.queries, self.listed, self.note = list(queries), listed, note
+        self.count = n = len(self.queries)
+        super().__init__(f"{n} qrels quer{'y is' if n == 1 else 'ies are'} not in the run and "
+                         f"{'gets' if n == 1 else 'get'} no row (missing='ignore', as trec_eval does; "
+                         f"missing='zero', trec_eval -c, scores {'it' if n == 1 else 'them'} on an empty "
+                         f"ranking): {listed}{note}")

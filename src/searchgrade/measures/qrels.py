@@ -21,6 +21,8 @@ from typing import Iterable, Mapping, Sequence
 
 import numpy as np
 
+from .options import MissingQueriesWarning
+
 __all__ = ["QrelsIndex", "NONPOOL", "natural_key", "warn_user", "factorize", "id_text"]
 
 _INT64 = np.iinfo(np.int64)
@@ -73,8 +75,8 @@ def id_text(x) -> str:
     return str(x)
 
 
-def warn_user(message: str) -> None:
-    """A UserWarning attributed to the first caller outside searchgrade."""
+def warn_user(message: str | Warning) -> None:
+    """A UserWarning (or the given warning) attributed to the first caller outside searchgrade."""
     frame, level = sys._getframe(0), 1
     while frame is not None and str(frame.f_globals.get("__name__", "")).split(".")[0] == "searchgrade":
         frame, level = frame.f_back, level + 1
@@ -147,12 +149,19 @@ def factorize(ids: list) -> tuple[np.ndarray, list, dict]:
 def _judged_table(query: np.ndarray, grade: np.ndarray, n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(start, count, grades) of every query's judged grades (>= 0), each query's best first."""
     judged = grade >= 0
-    grade, query = grade[judged], query[judged]
+    if not judged.all():  # (no copies where every judgment is judged, as in most qrels: peak memory)
+        grade, query = grade[judged], query[judged]
+    del judged
     judged_counts = np.bincount(query, minlength=n)
     top = int(grade.max()) if len(grade) else 0
-    if n * (top + 1) < 2**62 and top >= 0:  # sort one integer key (query, grade descending)
-        key = np.sort(query * (top + 1) + (top - grade))
-        grade = top - key % (top + 1)
+    if n * (top + 1) < 2**62 and top >= 0:  # sort one integer key (query, grade descending), in place
+        key = query.astype(np.int32 if n * (top + 1) < 2**31 else np.int64)
+        key *= top + 1
+        np.subtract(key, grade, out=key, casting="unsafe")  # fits: 0 <= grade <= top
+        key += top
+        key.sort()
+        key %= top + 1
+        grade = np.subtract(top, key, dtype=np.int64)
     else:
         grade = grade[np.lexsort((-grade, query))]
     return np.cumsum(judged_counts) - judged_counts, judged_counts, grade
@@ -188,7 +197,7 @@ class QrelsIndex:
         self.ids: dict = {q: i for i, q in enumerate(ids)}  # query id -> query code
         self.query, self.grade = query, grade
         self.from_file = self._grades is None  # the columns of a file: every id is text
-        self._table = _judged_table(np.asarray(query, dtype=np.int64), grade, len(ids))
+        self._table = _judged_table(np.asarray(query), grade, len(ids))
         self._natural: list | None = None  # query ids in natural order (built on first use)
         self._texts: dict | None = None  # str(qid) -> qid (built when ids fail to match)
 
@@ -238,11 +247,7 @@ class QrelsIndex:
         rows = [q for q in natural if q in run_ids]
         if len(rows) < len(natural):
             absent = [q for q in natural if q not in run_ids]
-            n = len(absent)
-            warn_user(f"{n} qrels quer{'y is' if n == 1 else 'ies are'} not in the run and "
-                      f"{'gets' if n == 1 else 'get'} no row (missing='ignore', as trec_eval does; "
-                      f"missing='zero', trec_eval -c, scores {'it' if n == 1 else 'them'} on an empty "
-                      f"ranking): {_few(absent)}" + self._type_note(absent, run_ids))
+            warn_user(MissingQueriesWarning(absent, _few(absent), self._type_note(absent, run_ids)))
         return rows
 
     def _type_note(self, unmatched: Iterable, run: Mapping | None = None) -> str:

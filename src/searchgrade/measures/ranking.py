@@ -321,24 +321,29 @@ def sort_rows(score: np.ndarray, lengths: np.ndarray, ties: str, tie_key=None,
 
 
 def _sort_groups(order: np.ndarray, lo: np.ndarray, size: np.ndarray, tie_key) -> None:
-    """Put each tie group ``order[lo : lo + size]`` in docid order (tie_key descending), in place, in one sort.
+    """Put each tie group ``order[lo : lo + size]`` in docid order (tie_key descending), in place.
 
-    Members of a group are in input order before (a stable sort), and equal keys keep it.
+    Members of a group are in input order before (a stable sort), and equal keys keep it.  The groups
+    are sorted a few at a time (about _SORT_CELLS members), so the sort's temporaries stay small.
     """
     ends = np.cumsum(size)
-    pos = np.repeat(lo - (ends - size), size)
-    pos += np.arange(int(ends[-1]))  # the groups' positions, in order
+    pos = np.repeat((lo - (ends - size)).astype(order.dtype), size)
+    pos += np.arange(int(ends[-1]), dtype=order.dtype)  # the groups' positions, in order
     members = order[pos]
     key = tie_key(members)
     span = int(key.max()) + 1
-    if len(lo) * span < 2**62:  # (group, key descending) as one integer
-        np.subtract(span - 1, key, out=key)
-        key += np.repeat(np.arange(len(lo), dtype=np.int64) * span, size)
-        by = np.argsort(key, kind="stable")
-    else:
-        by = np.lexsort((-key, np.repeat(np.arange(len(lo)), size)))
-    del key
-    order[pos] = members[by]
+    g0 = 0
+    while g0 < len(size):
+        a = int(ends[g0] - size[g0])
+        g1 = max(int(np.searchsorted(ends, a + _SORT_CELLS, side="right")), g0 + 1)
+        b = int(ends[g1 - 1])
+        group = np.repeat(np.arange(g1 - g0, dtype=np.int64), size[g0:g1])
+        if (g1 - g0) * span < 2**62:  # (group, key descending) as one integer
+            by = np.argsort(group * span + (span - 1 - key[a:b]), kind="stable")
+        else:
+            by = np.lexsort((-key[a:b], group))
+        order[pos[a:b]] = members[a:b][by]
+        g0 = g1
 
 
 def _tie_key(entries: _Entries, at: np.ndarray) -> np.ndarray:
@@ -364,27 +369,39 @@ def _tie_key(entries: _Entries, at: np.ndarray) -> np.ndarray:
 def _rank_rows(score: np.ndarray, lengths: np.ndarray, stable: bool) -> np.ndarray:
     """Permutation sorting each row (a contiguous block, ``lengths`` long) by score descending; rows stay in place.
 
-    Rows of similar length (the same power of two) are laid out as one padded
-    matrix and sorted row by row in one call, so padding at most doubles the
-    work.  ``stable`` keeps equal scores in input order.
+    Rows of similar length (the same power of two) are laid out as padded
+    matrices of at most about _SORT_CELLS cells and sorted row by row in one
+    call each, so padding at most doubles the work and the matrices stay small
+    beside the run (peak memory).  ``stable`` keeps equal scores in input order.
     """
     kind = "stable" if stable else None
-    order = np.empty(len(score), dtype=np.int64)
+    order = np.empty(len(score), dtype=_small(len(score)))
     starts = np.cumsum(lengths) - lengths
     size_class = np.ceil(np.log2(np.maximum(lengths, 1))).astype(np.int64)
     for c in sorted(set(size_class[lengths > 0].tolist())):  # not np.unique: it imports numpy.ma (0.1 s)
-        rows = np.flatnonzero((size_class == c) & (lengths > 0))
-        width = int(lengths[rows].max())
-        filled = np.arange(width) < lengths[rows][:, None]  # cells holding a row's documents, in input order
-        if rows[-1] - rows[0] + 1 == len(rows):  # consecutive rows (the usual case): a slice of the run
-            cells = slice(int(starts[rows[0]]), int(starts[rows[-1]] + lengths[rows[-1]]))
-        else:
-            cells = (starts[rows][:, None] + np.arange(width))[filled]  # their positions in the run
-        neg = np.full(filled.shape, -np.inf)
-        neg[filled] = score[cells]
-        np.negative(neg, out=neg)  # scores are finite, so the padding (+inf) sorts last
-        by_score = np.argsort(neg, axis=1, kind=kind)
-        del neg
-        by_score += starts[rows][:, None]
-        order[cells] = by_score[filled]
+        every = np.flatnonzero((size_class == c) & (lengths > 0))
+        step = max(1, _SORT_CELLS >> int(c))
+        for lo in range(0, len(every), step):
+            _sort_class(score, lengths, starts, every[lo: lo + step], kind, order)
     return order
+
+
+_SORT_CELLS = 1 << 18  # cells of one padded matrix of _rank_rows (2 MB of scores)
+
+
+def _sort_class(score: np.ndarray, lengths: np.ndarray, starts: np.ndarray, rows: np.ndarray, kind,
+                order: np.ndarray) -> None:
+    """Sort rows of one size class by score descending as one padded matrix; write their permutation in order."""
+    width = int(lengths[rows].max())
+    filled = np.arange(width) < lengths[rows][:, None]  # cells holding a row's documents, in input order
+    if rows[-1] - rows[0] + 1 == len(rows):  # consecutive rows (the usual case): a slice of the run
+        cells = slice(int(starts[rows[0]]), int(starts[rows[-1]] + lengths[rows[-1]]))
+    else:
+        cells = (starts[rows][:, None] + np.arange(width))[filled]  # their positions in the run
+    neg = np.full(filled.shape, -np.inf)
+    neg[filled] = score[cells]
+    np.negative(neg, out=neg)  # scores are finite, so the padding (+inf) sorts last
+    by_score = np.argsort(neg, axis=1, kind=kind)
+    del neg
+    by_score += starts[rows][:, None]
+    order[cells] = by_score[filled]

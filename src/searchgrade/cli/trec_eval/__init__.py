@@ -1,16 +1,15 @@
 """The trec_eval command line (``python -m searchgrade.trec_eval``; documented in :mod:`searchgrade.trec_eval`).
 
 It parses trec_eval's arguments (:mod:`.args`), turns the ``-m`` arguments into the lines
-trec_eval prints (:mod:`.plan`), scores the run with the public
-:class:`searchgrade.metrics.Evaluator` -- the same reading, ranking, query rows and
+trec_eval prints (:mod:`.plan`), scores the run in one call to the engine,
+:func:`searchgrade.metrics.score_run` -- the same reading, ranking, query rows and
 summaries as ``sg.evaluate`` / ``sg.aggregate`` -- and prints byte for byte what
-trec_eval prints (:mod:`.printer`).
+trec_eval prints (:mod:`.printer`) from the :class:`~searchgrade.metrics.Scores` it returns.
 """
 from __future__ import annotations
 
 import contextlib
 import os
-import re
 import signal
 import sys
 import warnings
@@ -18,10 +17,10 @@ from typing import Iterator
 
 import numpy as np
 
-from ...metrics import Evaluator, summary_order
+from ...metrics import MissingQueriesWarning, Scores, score_run
 from .args import USAGE, TREC_EVAL_VERSION, UsageError, parse_args
-from .plan import Line, plan
-from .printer import query_lines, relstrings, summary_lines
+from .plan import Line, distinct_measures, plan
+from .printer import query_lines, summary_lines
 
 __all__ = ["main", "run_trec_eval", "output", "UsageError"]
 
@@ -32,39 +31,34 @@ def output(qrels_path, run_path, measures, query, complete, max_docs, rel_level,
     lines = plan(list(measures), rel_level, n_docs)
     if str(qrels_path) == "-" and str(run_path) == "-":
         raise UsageError("only one of QRELS and RUN can be read from standard input ('-')")
-    distinct = list({line.measure.key: line.measure for line in lines if line.measure is not None}.values())
-    ev = Evaluator(qrels_path, distinct, ties="trec", missing="zero" if complete else "ignore",
-                   rel_level=rel_level, judged_only=judged_only, max_docs=max_docs)
-    scores = ev.scores(run_path)
+    lengths = [line.length for line in lines if line.kind == "relstring"]
+    scores = score_run(qrels_path, run_path, distinct_measures(lines), summary=summary,
+                       relstring=lengths[0] if query and lengths else None, ties="trec",
+                       missing="zero" if complete else "ignore", rel_level=rel_level, judged_only=judged_only,
+                       max_docs=max_docs)
     if not scores.rows:
         raise ValueError(f"no query has both results ({run_path}) and relevance judgments ({qrels_path})")
-    rows, values, strings, summaries, runid = _printed(ev, scores, lines, distinct, query, summary, complete)
-    del scores  # the ranking and the unordered values are gone: only what is printed stays
+    rows, values, strings, summaries, runid = _printed(scores, lines, query, complete)
+    del scores  # the unordered values are gone: only what is printed stays
     if query:
         yield from query_lines(lines, rows, values, strings)
     if summary:
         yield from summary_lines(lines, summaries, runid)
 
 
-def _printed(ev: Evaluator, scores, lines: list[Line], distinct: list, query: bool, summary: bool,
-             complete: bool) -> tuple:
+def _printed(scores: Scores, lines: list[Line], query: bool, complete: bool) -> tuple:
     """What the printer needs, in trec_eval's query order: (rows, {line: values}, relstrings, {line:
-    summary}, runid); the Evaluator's per-query arrays are handed over one at a time."""
-    name = {m.key: planned.name for m, planned in zip(distinct, ev.measures)}  # -l and -J filled in
-    column = {line: name[line.measure.key] for line in lines if line.measure is not None}
+    summary}, runid), read from what the engine returned; its per-query arrays are handed over one at a time."""
+    names = list(scores.values)  # the engine's column of each distinct measure (-l and -J filled in)
+    column = {line: names[line.column] for line in lines if line.measure is not None}
     summaries = {}
-    if summary:
-        sums = ev.summarize(scores)
-        summaries = {line: sums[col] for line, col in column.items()}
+    if scores.summaries is not None:
+        summaries = {line: scores.summaries[col] for line, col in column.items()}
         if complete:
-            summaries.update(_complete_num_rel(lines, scores.ranked))
-    order = summary_order(scores.rows)  # trec_eval's query order (strcmp), for printing as for its sums
+            summaries.update(_complete_num_rel(lines, scores.positive_judgments))
+    order = scores.order  # trec_eval's query order (strcmp), for printing as for its sums
     rows = [scores.rows[i] for i in order.tolist()]
-    lengths = [line.length for line in lines if line.kind == "relstring"]
-    strings = None
-    if query and lengths:
-        strings = relstrings(scores.ranked, lengths[0])
-        strings = [strings[i] for i in order.tolist()]
+    strings = None if scores.relstrings is None else [scores.relstrings[i] for i in order.tolist()]
     values, shown = {}, {}
     if query:
         for line, col in column.items():
@@ -79,17 +73,16 @@ def _typed(x: np.ndarray, line: Line) -> np.ndarray:
     return x.astype(np.int64 if line.kind == "long" else np.float64, copy=False)
 
 
-def _complete_num_rel(lines: list[Line], ranked) -> dict:
+def _complete_num_rel(lines: list[Line], positive: int) -> dict:
     """trec_eval 10.0's ``num_rel`` summary under -c: every qrels line with a grade above 0, whatever -l says.
 
     m_num_rel.c's average for -c counts the judgments with ``rel > 0`` in the whole qrels file instead of
     summing the queries' values, so with ``-l 2`` its ``all`` line also counts the grade-1 documents that
-    its per-query lines do not.  Under -c every qrels query is a row, so the count is that of the rows'
-    judged grades above 0.  The command line prints that; the Python API (``NumRel(rel=2)``) keeps the
-    sum of the per-query values.
+    its per-query lines do not.  Under -c every qrels query is a row, so the count is the engine's
+    ``positive_judgments`` (the rows' judged grades above 0).  The command line prints that; the Python API
+    (``NumRel(rel=2)``) keeps the sum of the per-query values.
     """
-    count = int(np.count_nonzero(ranked.qgrade > 0))
-    return {line: count for line in lines if line.name == "num_rel"}
+    return {line: positive for line in lines if line.name == "num_rel"}
 
 
 def run_trec_eval(qrels_path, run_path, measures=("official",), query=False, complete=False,
@@ -153,16 +146,14 @@ def _small_pages():
             setter(previous)
 
 
-# The API's words for a qrels query the run lacks, and the command's (its option is -c, not missing=).
-_API_MISSING = re.compile(r"(gets?) no row \(missing='ignore', as trec_eval does; missing='zero', trec_eval -c, "
-                          r"scores (it|them) on an empty ranking\)")
-
-
 def _warning_to_stderr(message, category, filename, lineno, file=None, line=None) -> None:
     """Print a warning as ``trec_eval: warning: ...`` on standard error, in the command's terms (``-c``)."""
-    text = _API_MISSING.sub(lambda m: f"{'is' if m.group(1) == 'gets' else 'are'} left out of the means (as "
-                                      f"trec_eval does without -c; use -c to score {m.group(2)} on an empty "
-                                      "ranking)", str(message))
+    text = str(message)
+    if isinstance(message, MissingQueriesWarning):
+        n = message.count
+        text = (f"{n} qrels quer{'y is' if n == 1 else 'ies are'} not in the run and "
+                f"{'is' if n == 1 else 'are'} left out of the means (as trec_eval does without -c; use -c to "
+                f"score {'it' if n == 1 else 'them'} on an empty ranking): {message.listed}{message.note}")
     print(f"trec_eval: warning: {text}", file=sys.stderr)
 
 

@@ -1,15 +1,15 @@
 """The -m arguments as the lines trec_eval prints: names, measures, formats, in trec_eval's order."""
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
 
 from ...measures.known import suggest_trec
-from ...measures.names import LONG_MAX, Measure, trec_float, trec_expand
-from ...measures.registry import TREC_ORDER, TREC_SETS, trec_root
+from ...measures.names import LONG_MAX, Measure
+from ...measures.registry import TREC_ORDER, TREC_SETS
+from ...measures.trec_names import trec_values
 from .args import UsageError
 
-__all__ = ["Line", "plan", "RELSTRING_LENGTH"]
+__all__ = ["Line", "plan", "distinct_measures", "RELSTRING_LENGTH"]
 
 RELSTRING_LENGTH = 10.0  # relstring's default length (m_relstring.c); runid and relstring are not measures
 
@@ -29,6 +29,7 @@ class Line:
     summary: bool = True
     agg: str = "mean"  # "mean", "sum", "gmean"
     length: int = 0  # relstring: how many ranks
+    column: int = -1  # the measure's place among the plan's distinct measures (:func:`distinct_measures`)
 
 
 def _requests(requested: list[str]) -> list[tuple[str, str | None]]:
@@ -60,37 +61,38 @@ def _requests(requested: list[str]) -> list[tuple[str, str | None]]:
     return [(root, chosen[root]) for root in TREC_ORDER if root in chosen]
 
 
-def _lines(root: str, text: str | None, rel: int, n_docs: int | None = None) -> list[Line]:
-    """The values one -m argument prints (names, measures and formats from the registry)."""
-    where = root if text is None else f"{root}.{text}"
+def _special(root: str, text: str | None, length: float | None) -> Line:
+    """The line of runid or relstring, which print no measure (length: relstring's, read by the registry)."""
     if root == "runid":
         if text is not None:
-            raise UsageError(f"measure runid takes no parameters (trec_eval 10.0 ignores {where})")
-        return [Line("runid", kind="runid", per_query=False)]
-    if root == "relstring":
-        length = RELSTRING_LENGTH
-        if text is not None:
-            values = text.split(",")
-            if len(values) != 1:
-                raise UsageError(f"measure {where}: one length expected")
-            try:
-                length = trec_float(where, values[0])
-            except ValueError as err:
-                raise UsageError(str(err)) from None
-            if not math.isfinite(length):
-                raise UsageError(f"measure {where}: the length must be a finite number")
-        return [Line(root if text is None else f"{root}_{text}", kind="relstring", summary=False,
-                      length=max(0, min(int(length), LONG_MAX)))]  # atol saturates at LONG_MAX
-    try:
-        expanded = trec_expand(root, text, rel, n_docs)
-    except ValueError as err:
-        message = str(err)
-        raise UsageError(message if where in message else f"measure {where}: {message}") from None
-    fam, spec = trec_root(root)
-    return [Line(printed, m, "long" if fam.integer else "float", spec.per_query, spec.summary, fam.agg)
-            for printed, m in expanded]
+            raise UsageError(f"measure runid takes no parameters (trec_eval 10.0 ignores {root}.{text})")
+        return Line("runid", kind="runid", per_query=False)
+    length = RELSTRING_LENGTH if length is None else length
+    return Line(root if text is None else f"{root}_{text}", kind="relstring", summary=False,
+                length=max(0, min(int(length), LONG_MAX)))  # atol saturates at LONG_MAX
 
 
 def plan(requested: list[str], rel: int, n_docs: int | None = None) -> list[Line]:
-    """Every printed value of the -m arguments, in trec_eval's order (-l: rel, -N: n_docs)."""
-    return [line for root, text in _requests(requested) for line in _lines(root, text, rel, n_docs)]
+    """Every printed value of the -m arguments, in trec_eval's order (-l: rel, -N: n_docs).
+
+    The measures' names, parameters and print formats come from the registry in one call
+    (:func:`searchgrade.measures.trec_names.trec_values`).
+    """
+    requests = _requests(requested)
+    try:
+        values, _ = trec_values(requests, rel, n_docs)
+    except ValueError as err:
+        raise UsageError(str(err)) from None
+    return [line for (root, text), printed in zip(requests, values)
+            for line in ([_special(root, text, printed[0].length)] if printed[0].measure is None else
+                         [Line(v.printed, v.measure, "long" if v.integer else "float", v.per_query, v.summary,
+                               v.agg, column=v.column) for v in printed])]
+
+
+def distinct_measures(lines: list[Line]) -> list[Measure]:
+    """The distinct measures of a plan, in the order of their ``column``."""
+    distinct: dict = {}
+    for line in lines:
+        if line.measure is not None:
+            distinct.setdefault(line.column, line.measure)
+    return [distinct[i] for i in sorted(distinct)]

@@ -85,7 +85,7 @@ import numpy as np
 
 from .base import _div, _row_scan
 
-__all__ = ["DEPTH", "cwl_gain", "inst", "insq", "bpm", "sdcg",
+__all__ = ["DEPTH", "cwl_gain", "dense", "inst", "insq", "bpm", "sdcg",
            "nerr8", "nerr9", "nerr10", "nerr11"]
 
 #: cwl_eval's evaluation depth (``--max_depth``; ir_measures passes ``max_n=1000``).
@@ -289,7 +289,7 @@ def _before(x: np.ndarray, first: np.ndarray, start: float) -> np.ndarray:
 def _static(ctx, m, model: _Model):
     """Measures whose C depends on the rank only: sum_i W(i) g(i), W computed once (tie groups averaged)."""
     h = _horizon(m)
-    w = _dense(model, m, np.zeros(h))[1]
+    w = dense(model, m, np.zeros(h))[1]
     if ctx.expected:
         gain = ctx.lin(cwl_gain(ctx, m))
         return ctx.ssum(np.where(ctx.rank <= h, gain * w[np.minimum(ctx.rank, h) - 1], 0.0))
@@ -367,8 +367,10 @@ def nerr11(ctx, m):
 
 
 # ------------------------------------------------------------------------- curves
-def _dense(model: _Model, m, gain: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """(C, W) over ranks 1..len(gain) for gains read in that order (the truncation rank is len(gain))."""
+def dense(model: _Model, m, gain: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """(C, W) of one list over ranks 1..len(gain), as dense arrays: the continuation probability C(i) of a
+    C/W/L user model (a registry row's ``curve``) for measure m, and the weights W(i) (summing to 1), for
+    gains read in that order (the truncation rank is len(gain)); :func:`searchgrade.cwl` draws them."""
     rank = np.arange(1, len(gain) + 1, dtype=np.float64)
     C = model.c(rank, gain, np.cumsum(gain), m)
     P = np.concatenate(([1.0], np.cumprod(C[:-1])))

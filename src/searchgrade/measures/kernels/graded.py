@@ -59,8 +59,9 @@ def cg(ctx, m):
     return _unscale(ctx, m, _dcg(ctx, m, discounted=False))
 
 
-def _rbp_gain(ctx, m):
-    """RBP gain: binary at rel= if given; min(grade, G) / G with G = max_grade= if given; with gains= the
+def rbp_gain(ctx, m):
+    """RBP's gain of every ranked document of ctx (a :class:`~searchgrade.measures.kernels.base.Ranked`)
+    under measure m: binary at rel= if given; min(grade, G) / G with G = max_grade= if given; with gains= the
     gain of each grade, rescaled as trec_eval's rbp does (:func:`_rbp_scale`); otherwise grade / the
     largest grade in the query's qrels (trec_eval's rbp with every grade gaining itself)."""
     if "rel" in m.params:
@@ -108,7 +109,7 @@ def rbp(ctx, m):
     """RBP(p) = (1 - p) * sum_i gain_i * p^(i-1) (Moffat & Zobel 2008)."""
     p = m.params["p"]
     pw = _powers(p, int(ctx.nret.max(initial=0)))
-    gain = _rbp_gain(ctx, m)
+    gain = rbp_gain(ctx, m)
     if ctx.expected:
         return (1 - p) * ctx.ssum(ctx.lin(gain) * pw[ctx.rank - 1], ctx.top(m.cutoff))
     idx = np.flatnonzero(gain != 0)  # adding gain 0 changes no sum
