@@ -1,10 +1,11 @@
-"""Tests of searchgrade.book.paired: chosen pairs and rank flips tested with the permutation test and Holm."""
+"""Tests of searchgrade.report.analyses' paired tests: chosen pairs and rank flips tested with the permutation test and Holm."""
 import numpy as np
 import pandas as pd
 import pytest
 
 from searchgrade import stats
-from searchgrade.book import diagnostics, paired
+from searchgrade.book import diagnostics
+from searchgrade.report import analyses
 
 N = 40
 IDS = [f"q{i}" for i in range(N)]
@@ -20,7 +21,7 @@ def _per_query():
 
 def test_compare_pairs_rows_and_holm():
     per_query = _per_query()
-    got = paired.compare_pairs(per_query, [("big", "small"), ("big", "flat")], ["P@1", "R@100"], n_perm=2000, seed=3)
+    got = analyses.compare_pairs(per_query, [("big", "small"), ("big", "flat")], ["P@1", "R@100"], n_perm=2000, seed=3)
     assert list(zip(got["a"], got["b"], got["measure"])) == [
         ("big", "small", "P@1"), ("big", "small", "R@100"), ("big", "flat", "P@1"), ("big", "flat", "R@100")]
     assert got.loc[0, "mean_diff"] == pytest.approx(0.75) and got.loc[1, "mean_diff"] == pytest.approx(-0.5)
@@ -31,18 +32,18 @@ def test_compare_pairs_rows_and_holm():
 
 def test_compare_pairs_errors():
     with pytest.raises(KeyError, match="no per-query scores"):
-        paired.compare_pairs(_per_query(), [("big", "nope")], ["P@1"])
+        analyses.compare_pairs(_per_query(), [("big", "nope")], ["P@1"])
     with pytest.raises(KeyError, match="no measure"):
-        paired.compare_pairs(_per_query(), [("big", "small")], ["nDCG@10"])
+        analyses.compare_pairs(_per_query(), [("big", "small")], ["nDCG@10"])
     with pytest.raises(ValueError, match="at least one"):
-        paired.compare_pairs(_per_query(), [], ["P@1"])
+        analyses.compare_pairs(_per_query(), [], ["P@1"])
 
 
 def test_check_flips():
     per_query = _per_query()
     table = pd.DataFrame({n: df.mean() for n, df in per_query.items()}).T
     flips = diagnostics.rank_flips(table, ["P@1", "R@100"])
-    got = paired.check_flips(flips, per_query, n_perm=2000, seed=3)
+    got = analyses.check_flips(flips, per_query, n_perm=2000, seed=3)
     pairs = {(r.ahead_on_a, r.ahead_on_b): r for r in got.itertuples()}
     # big vs small: 0.75 ahead on P@1, 0.5 behind on R@100 -> both real
     assert pairs[("big", "small")].real
@@ -55,5 +56,5 @@ def test_check_flips():
 
 def test_check_flips_empty():
     empty = diagnostics.rank_flips(pd.DataFrame({"P@1": [1.0, 0.0], "R@100": [1.0, 0.0]}, index=["x", "y"]))
-    got = paired.check_flips(empty, _per_query())
+    got = analyses.check_flips(empty, _per_query())
     assert got.empty and {"p_a", "p_b", "real"} <= set(got.columns)

@@ -64,16 +64,13 @@ def test_importing_the_report_loads_no_book_and_no_matplotlib():
     assert out.stdout.strip() == "[]"
 
 
-def test_the_old_import_paths_still_work():
-    from searchgrade import report
-    from searchgrade.book import diagnostics, paired, widgets
-    from searchgrade.book import report as book_report
+def test_the_book_uses_the_reports_analyses_and_viewer():
+    from searchgrade.book import diagnostics, widgets
     from searchgrade.report import analyses, viewer
 
-    assert book_report.build_report is report.build_report
     assert diagnostics.main_table is analyses.main_table and diagnostics.rank_flips is analyses.rank_flips
-    assert paired.check_flips is analyses.check_flips and paired.compare_pairs is analyses.compare_pairs
     assert widgets.query_viewer is viewer.query_viewer and widgets.quantise is viewer.quantise
+    assert widgets.widget_html is viewer.widget_html and diagnostics.check_run is analyses.check_run
 
 
 def test_the_report_palette_is_the_books():

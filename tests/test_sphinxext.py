@@ -129,7 +129,7 @@ def test_cached_woff2_converts_once_per_source(tmp_path, monkeypatch):
     face = webfont.Face(source.name, 400)
     first = webfont.cached_woff2(face, tmp_path / "cache")
     again = webfont.cached_woff2(face, tmp_path / "cache")
-    assert first == again and first.parent.name == webfont._digest(source) and len(calls) == 1
+    assert first == again and first.parent.name == webfont.cache_key(source) and len(calls) == 1
     with pytest.raises(RuntimeError, match="missing"):
         webfont.cached_woff2(webfont.Face("NoSuchFont.ttf", 400), tmp_path / "cache")
 

@@ -283,21 +283,21 @@ def test_pairwise_runs_every_pair_with_holm():
     pd.testing.assert_frame_equal(wide, by_measure)
 
 
-def test_compare_tests_each_measure():
+def test_measurewise_tests_each_measure():
     rng = np.random.default_rng(15)
     qids = pd.Index([f"q{i}" for i in range(120)], name="qid")
     df_a = pd.DataFrame({"nDCG@10": rng.uniform(0, 1, 120), "R@100": rng.uniform(0.5, 1, 120)}, index=qids)
     df_b = pd.DataFrame({"nDCG@10": df_a["nDCG@10"] + rng.normal(0, 0.1, 120),
                          "R@100": df_a["R@100"] - 0.1 + rng.normal(0, 0.1, 120)}, index=qids)
-    out = st.compare(df_a, df_b)
+    out = st.measurewise(df_a, df_b)
     assert list(out.index) == ["nDCG@10", "R@100"]
     assert out.loc["R@100", "p_value"] < 0.001
     assert out.loc["R@100", "mean_diff"] == pytest.approx(float((df_a["R@100"] - df_b["R@100"]).mean()))
     assert out.loc["nDCG@10", "p_value"] == st.permutation_test(df_a["nDCG@10"], df_b["nDCG@10"]).p_value
-    one = st.compare(df_a, df_b, "R@100", test="t")
+    one = st.measurewise(df_a, df_b, "R@100", test="t")
     assert list(one.index) == ["R@100"]
     with pytest.raises(KeyError, match="no column"):
-        st.compare(df_a, df_b, "AP")
+        st.measurewise(df_a, df_b, "AP")
 
 
 def test_mean_over_runs():
@@ -536,11 +536,11 @@ def test_unknown_test_name_is_refused_listing_the_known_ones():
     with pytest.raises(ValueError, match=r"unknown test 'wilcoxon': choose one of 'permutation'.*'sign'"):
         st.pairwise({"a": a, "b": b}, test="wilcoxon")
     with pytest.raises(ValueError, match="use bootstrap_ci"):
-        st.compare(a.to_frame("AP"), b.to_frame("AP"), test="bootstrap")
+        st.measurewise(a.to_frame("AP"), b.to_frame("AP"), test="bootstrap")
     with pytest.raises(ValueError, match="unknown correction 'sidak'"):
         st.pairwise({"a": a, "b": b}, correction="sidak")
     with pytest.raises(ValueError, match="unknown correction 'tukey'"):
-        st.compare(a.to_frame("AP"), b.to_frame("AP"), correction="tukey")
+        st.measurewise(a.to_frame("AP"), b.to_frame("AP"), correction="tukey")
 
 
 def test_rankings_over_different_systems_are_refused():

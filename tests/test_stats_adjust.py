@@ -117,14 +117,14 @@ def _systems(seed=2, n=30):
 
 
 @pytest.mark.parametrize("method", ["bonferroni", "holm", "bh", "by"])
-def test_pairwise_and_two_system_compare_use_adjust(method):
+def test_pairwise_and_measurewise_use_adjust(method):
     systems = _systems()
     out = stats.pairwise(systems, test="t", correction=method)
     np.testing.assert_array_equal(out[f"p_{method}"], stats.adjust(out["p_value"].to_numpy(), method))
     assert (out["significant"] == (out[f"p_{method}"] <= 0.05)).all()
     df_a = pd.DataFrame({"AP": systems["bm25"], "RR": systems["dense"]})
     df_b = pd.DataFrame({"AP": systems["hybrid"], "RR": systems["bm25"]})
-    two = stats.compare(df_a, df_b, test="t", correction=method)
+    two = stats.measurewise(df_a, df_b, test="t", correction=method)
     np.testing.assert_array_equal(two[f"p_{method}"], stats.adjust(two["p_value"].to_numpy(), method))
 
 

@@ -4,7 +4,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from searchgrade import variants
+from searchgrade.book import variants
 
 
 def rng(seed=0):

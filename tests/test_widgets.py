@@ -441,7 +441,7 @@ def test_query_viewer_html_and_ipywidgets_agree(cranfield_viewer_inputs):
     box = widgets.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, scores, filters, start=start,
                                mode="ipywidgets")
     ui, data = box.sg, embedded_data(page)
-    assert json.loads(widgets._json_for_script(ui["data"])) == data
+    assert json.loads(json.dumps(ui["data"])) == data
     assert ui["filter"].value.startswith("BM25가 이긴 질문") and ui["query"].value == start
     assert initial_view(page) == widgets.viewer_query_html(data, start)
     assert f'<div class="sg-view">{widgets.viewer_query_html(data, start)}</div>' in ui["output"].value

@@ -1,15 +1,15 @@
-"""What the book needs beyond the library: its line-up of runs, chapter tables, widgets, plots, Sphinx hook.
+"""What the book needs beyond the library: its line-up of runs, chapter analyses, widgets, plots, Sphinx hook.
 
 ========================  ==================================================================
 module                    what it holds
 ========================  ==================================================================
-:mod:`.runs`              the book's line-up (``lineups/book.toml``) and its cached runs
-:mod:`.report`            ``searchgrade report``: chapter 5's analyses of a folder of runs as one HTML page
-:mod:`.report_html`       the report's HTML pieces (tables, inline SVG histograms)
-:mod:`.lineup`            chapter 5's tables and diagnostics over a line-up of runs
+:mod:`.korean_runs`       the book's line-up (``lineups/book.toml``) and its cached runs
+:mod:`.diagnostics`       chapter 5's line-up tables (re-exported from :mod:`searchgrade.report.analyses`),
+                          ties, context-dependent questions, the pytrec_eval cross-check
 :mod:`.overlap`           question-paragraph token overlap, and BM25 vs dense per overlap bucket
-:mod:`.paired`            paired tests of chosen pairs, and which rank flips the test supports
-:mod:`.widgets`           the three kernel-free widgets (scoring lab, rank slider, viewer)
+:mod:`.rechunk`           chapter 8's rechunking of MIRACL-ko and its cached BM25 rankings over chunks
+:mod:`.variants`          chapter 8's seeded query variants (typos, keyword queries) for repeated runs
+:mod:`.widgets`           the three kernel-free widgets (scoring lab, rank slider, per-query viewer)
 :mod:`.plotting`          the one plot style (NanumGothic, Okabe-Ito palette)
 :mod:`.tables`            the one table style (:func:`show`: caption above, rounded, headers on one line)
 :mod:`.sphinxext`         the Sphinx hook (notebook download, launch link, web font)
@@ -19,6 +19,14 @@ module                    what it holds
 
 This package itself holds small notebook helpers (:func:`glue`, :func:`plain`,
 :func:`single_relevant_ranking`, and :func:`show` from :mod:`.tables`). Its modules need the ``book`` extra.
+The paired tests of chosen pairs and of rank flips are :mod:`searchgrade.report.analyses`'s, and
+``searchgrade report`` is :mod:`searchgrade.report`; the chapters import them from there.
+
+To add a chapter helper, put it in the module of what it holds (or a new module named for it, listed
+above) and call it from the chapter; the searchgrade package itself never imports the book. To add a
+widget, write a function in :mod:`.widgets` that builds its markup and embeds precomputed values with
+:func:`searchgrade.report.viewer.widget_html` (its script goes in ``widget_assets/``), with an ipywidgets
+view for a live kernel.
 """
 from __future__ import annotations
 

@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from .. import metrics
-from ..measures import registry as _registry
+from ..measures import registry
 from ..io import trec_order
 from ..report.analyses import (  # noqa: F401  (re-exported: the report's analyses, used by the chapters)
     CandidateCeiling,
@@ -39,11 +39,10 @@ from ..report.analyses import (  # noqa: F401  (re-exported: the report's analys
     Distribution,
     Qrels,
     Run,
-    _check_qrels,
-    _check_run,
-    _check_runs,
-    _positive_int,
     candidate_ceiling,
+    check_qrels,
+    check_run,
+    check_runs,
     main_table,
     precision_ceiling,
     rank_flips,
@@ -81,7 +80,7 @@ def tie_statistics(run: Run) -> dict:
     documents sharing one score in one list). Scores are compared exactly, as
     trec_eval does.
     """
-    _check_run("run", run)
+    check_run("run", run)
     positions = tied = with_ties = largest = queries = top = 0
     for docs in run.values():
         if not docs:
@@ -168,7 +167,7 @@ def _pytrec_templates() -> tuple[dict, dict]:
     """(family -> pytrec_eval name with a cutoff, e.g. "P_{k}"; family -> its name without one, e.g. "map")."""
     cut, uncut = {}, {}
     for fam in _CROSSCHECKED:
-        for spec in _registry.FAMILIES[fam].trec:
+        for spec in registry.FAMILIES[fam].trec:
             if spec.pytrec_eval and spec.style == "cut":
                 cut[fam] = spec.root + "_{k}"
             elif spec.pytrec_eval and spec.style in ("plain", "pairs"):
@@ -184,7 +183,7 @@ PYTREC_EVAL_NAMES["RR"] = _UNCUT["RR"]
 def _pytrec_name(measure: str) -> tuple[str, int | None]:
     """(pytrec_eval measure, depth to cut the run to or None) for a searchgrade measure name."""
     m = metrics.parse_measure(measure)
-    fam = _registry.FAMILIES[m.family]
+    fam = registry.FAMILIES[m.family]
     if "(" in m.canonical:
         raise ValueError(f"measure {measure!r}: parameters have no pytrec_eval counterpart here")
     if m.family == "RR" and m.cutoff is not None:  # pytrec_eval has no RR@k: recip_rank of the cut run
@@ -205,8 +204,8 @@ def pytrec_eval_per_query(qrels: Qrels, run: Run, measures: Sequence[str]) -> pd
     """
     import pytrec_eval
 
-    _check_qrels(qrels)
-    _check_run("run", run, qrels)
+    check_qrels(qrels)
+    check_run("run", run, qrels)
     plan: dict[int | None, list[tuple[str, str]]] = {}
     for m in measures:
         name, cut = _pytrec_name(m)
@@ -235,8 +234,8 @@ def crosscheck_pytrec_eval(qrels: Qrels, runs: Mapping[str, Run], measures: Sequ
     With ``return_tables=True`` returns (differences, searchgrade's main
     table, pytrec_eval's main table), the tables being means over all qrels queries.
     """
-    _check_qrels(qrels)
-    _check_runs(runs, qrels)
+    check_qrels(qrels)
+    check_runs(runs, qrels)
     measures = list(measures)
     diffs, ours_t, theirs_t = {}, {}, {}
     for name, run in runs.items():

@@ -34,13 +34,12 @@ import time
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-from ..collections import MIRACL_VARIANTS, Collection, data_root
+from ..collections import MIRACL_VARIANTS, Collection, collection_hash, data_root
+from ..io.runfolder import refresh_records
 from ..io.types import Run
 from ..retrieval import runs as engine
 from ..retrieval.lineup import LineupError, Retriever, read_lineup
-from ..retrieval.runfolder import refresh_records
 from ..retrieval.runs import RunRecord
-from ..retrieval.sources import collection_hash
 
 __all__ = [
     "Retriever",

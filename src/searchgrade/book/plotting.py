@@ -6,10 +6,10 @@ from pathlib import Path
 import matplotlib as mpl
 import matplotlib.font_manager as fm
 
-from ..report.html import PALETTE as _REPORT_PALETTE
+from ..report.html import PALETTE as REPORT_PALETTE
 
 # Okabe & Ito (2008) palette, safe for the common forms of colour blindness.
-PALETTE = list(_REPORT_PALETTE)  # the Okabe-Ito colours, one list for the book and the report
+PALETTE = list(REPORT_PALETTE)  # the Okabe-Ito colours, one list for the book and the report
 MARKERS = ["o", "s", "^", "D", "v", "P", "X", "*"]
 LINESTYLES = ["-", "--", "-.", ":", (0, (5, 1)), (0, (3, 1, 1, 1)), (0, (1, 1)), (0, (5, 5))]
 

@@ -8,7 +8,7 @@ the next paragraph of its article when the judged pool holds both
 :func:`answer_key` writes the people's judgments as a
 :mod:`searchgrade.rag.passage_keys` key; :func:`ranked_chunks` is BM25 with Kiwi over a
 chunking, its rankings cached on disk by content hash under ``chunk_runs/`` in
-:func:`searchgrade.retrieval.cache.cache_root` (the chunk ids hash every chunk's text,
+:func:`searchgrade.io.cache.cache_root` (the chunk ids hash every chunk's text,
 so a changed chunking or question never reuses a stale ranking).
 """
 from __future__ import annotations
@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from ..rag.passage_keys import PassageKey, passage_keys
-from ..retrieval.cache import cache_root
+from ..io.cache import cache_root
 from ..retrieval.chunking import Chunk, ChunkIndex, chunk_id, paragraph_chunks, split_sentences
 
 __all__ = ["article_of", "neighbours", "pool_counts", "merged_neighbours", "sentences", "answer_key",
@@ -138,7 +138,7 @@ def ranked_chunks(chunks: Sequence[Chunk], queries: Mapping[str, str], k: int = 
 
 
 def variant_queries(queries: Mapping[str, str], runs: int = 5, seed: int = 2026) -> list[dict[str, str]]:
-    """``runs`` rewrites of every question (:func:`searchgrade.variants.rewrite` with Kiwi), run ``r`` seeded ``[seed, r]``.
+    """``runs`` rewrites of every question (:func:`searchgrade.book.variants.rewrite` with Kiwi), run ``r`` seeded ``[seed, r]``.
 
     The rewriter stands in for what makes a RAG system's retrieval differ from
     run to run (an LLM rewriting the question); the same seeds give the same
@@ -147,7 +147,7 @@ def variant_queries(queries: Mapping[str, str], runs: int = 5, seed: int = 2026)
     import numpy as np
 
     from ..retrieval.korean import get_tokeniser
-    from ..variants import rewrite
+    from .variants import rewrite
 
     kiwi = get_tokeniser(BM25_SETTINGS["tokeniser"])
     out = []

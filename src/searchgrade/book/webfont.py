@@ -22,7 +22,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from ..report import webfont as _shared
+from ..report import webfont as report_webfont
 from ..report.webfont import (  # noqa: F401  (re-exported: the font and its conversion)
     EDITOR_TABLES,
     FACES,
@@ -30,7 +30,7 @@ from ..report.webfont import (  # noqa: F401  (re-exported: the font and its con
     SANS_FALLBACK,
     UNICODE_RANGE,
     Face,
-    _digest,
+    cache_key,
     convert,
     source_dir,
 )
@@ -44,7 +44,7 @@ MONO_FAMILIES = ('ui-monospace, "Cascadia Code", "Source Code Pro", Menlo, Conso
 
 def cached_woff2(face: Face, cache: Path) -> Path:
     """The woff2 of a face from the cache, converted first if the TTF or the conversion (by hash) is new."""
-    return _shared.cached_woff2(face, cache, source_dir(), convert)
+    return report_webfont.cached_woff2(face, cache, source_dir(), convert)
 
 
 def font_css() -> str:

@@ -29,30 +29,25 @@ from typing import Mapping, Sequence
 import pandas as pd
 
 from .. import metrics
-from ..report.viewer import (  # noqa: F401  (the viewer and the plumbing the widgets share, re-exported)
+from ..report.html import esc
+from ..report.viewer import (  # noqa: F401  (the viewer and the constants the tests and chapters read, re-exported)
     MODE_ENV,
     MODES,
     PRINT_NOTE,
     SCALE,
     VIEWER_TEXT,
-    _check_int,
-    _display_html,
-    _esc,
-    _fmt,
-    _json_for_script,
-    _live_frontend,
-    _new_id,
-    _page,
-    _print_note,
-    _viewer_groups,
-    _viewer_ipywidgets,
     asset,
+    check_int,
+    display_html,
+    format_value,
     query_viewer,
     query_viewer_data,
     quantise,
     resolve_mode,
     viewer_mark,
     viewer_query_html,
+    widget_html,
+    widget_id,
 )
 from . import single_relevant_ranking
 from .plotting import PALETTE
@@ -124,9 +119,9 @@ class LabTable:
 
     def lookup(self, bits: int, k: int, missing: int) -> dict[str, int]:
         """Embedded values {key: int} of one state, indexed exactly as the page's JavaScript does."""
-        _check_int("k", k, 1, self.n)
-        _check_int("missing", missing, 0, self.max_missing)
-        _check_int("bits", bits, 0, 2**self.n - 1)
+        check_int("k", k, 1, self.n)
+        check_int("missing", missing, 0, self.max_missing)
+        check_int("bits", bits, 0, 2**self.n - 1)
         prefix = bits & ((1 << k) - 1)
         hits = bin(prefix).count("1")
         relevant = bin(bits).count("1") + missing
@@ -165,8 +160,8 @@ def lab_qrels(bits: int, n: int, missing: int) -> dict[str, int]:
 @lru_cache(maxsize=8)
 def scoring_table(n: int = 10, max_missing: int = 5, rbp_p: float = 0.8) -> LabTable:
     """Precompute the lab with the package: one query per (k, prefix, R) state, scored as score_ranking does."""
-    n = _check_int("n", n, 1, 10)
-    max_missing = _check_int("max_missing", max_missing, 0, 10)
+    n = check_int("n", n, 1, 10)
+    max_missing = check_int("max_missing", max_missing, 0, 10)
     if not 0 < float(rbp_p) < 1:
         raise ValueError(f"rbp_p must be in (0, 1), got {rbp_p!r}")
     rbp_measure = metrics.parse_measure(f"RBP(p={rbp_p})").name
@@ -215,11 +210,11 @@ def scoring_table(n: int = 10, max_missing: int = 5, rbp_p: float = 0.8) -> LabT
 
 def _lab_state(n: int, relevant: Sequence[int], k: int, missing: int, max_missing: int) -> int:
     """Validated initial state of the lab, as bits."""
-    _check_int("k", k, 1, n)
-    _check_int("missing", missing, 0, max_missing)
+    check_int("k", k, 1, n)
+    check_int("missing", missing, 0, max_missing)
     ranks = list(relevant)
     for r in ranks:
-        _check_int("a relevant rank", r, 1, n)
+        check_int("a relevant rank", r, 1, n)
     if len(set(ranks)) != len(ranks):
         raise ValueError(f"relevant ranks must not repeat, got {ranks}")
     return sum(1 << (r - 1) for r in ranks)
@@ -233,8 +228,8 @@ def _lab_rows_html(table: LabTable, bits: int, k: int, missing: int) -> str:
     for key in LAB_KEYS:
         q = got[key]
         rows.append(
-            f'<tr data-key="{key}"><th scope="row" class="sg-label">{_esc(labels[key])}</th>'
-            f'<td class="sg-value" data-measure="{_esc(names[key])}">{_fmt(q)}</td>'
+            f'<tr data-key="{key}"><th scope="row" class="sg-label">{esc(labels[key])}</th>'
+            f'<td class="sg-value" data-measure="{esc(names[key])}">{format_value(q)}</td>'
             f'<td class="sg-bar" aria-hidden="true"><span style="width:{min(100.0, max(0.0, 100 * q / SCALE)):.2f}%">'
             "</span></td></tr>"
         )
@@ -255,8 +250,8 @@ def scoring_lab(relevant: Sequence[int] = (1, 3, 5, 7), k: int = 5, missing: int
                 max_missing: int = 5, rbp_p: float = 0.8, presets: Mapping[str, Sequence[int]] | None = None,
                 mode: str = "auto"):
     """Chapter 2's scoring lab: toggle relevance of n results, pick k and the relevant documents missing."""
-    n = _check_int("n", n, 1, 10)
-    bits = _lab_state(n, relevant, k, missing, _check_int("max_missing", max_missing, 0, 10))
+    n = check_int("n", n, 1, 10)
+    bits = _lab_state(n, relevant, k, missing, check_int("max_missing", max_missing, 0, 10))
     presets = {name: tuple(r for r in ranks if r <= n) for name, ranks in DEFAULT_PRESETS.items()} \
         if presets is None else {str(name): tuple(ranks) for name, ranks in presets.items()}
     for name, ranks in presets.items():
@@ -267,7 +262,7 @@ def scoring_lab(relevant: Sequence[int] = (1, 3, 5, 7), k: int = 5, missing: int
     table = scoring_table(n, max_missing, rbp_p)
     if resolve_mode(mode) == "ipywidgets":
         return _lab_ipywidgets(table, bits, k, missing)
-    return _display_html(_lab_html(table, bits, k, missing, presets))
+    return display_html(_lab_html(table, bits, k, missing, presets))
 
 
 def _lab_html(table: LabTable, bits: int, k: int, missing: int, presets: Mapping[str, Sequence[int]]) -> str:
@@ -276,7 +271,7 @@ def _lab_html(table: LabTable, bits: int, k: int, missing: int, presets: Mapping
     data = {**table.to_json(), "labels": {**LAB_LABELS, "RBP": table.rbp_measure},
             "measures": {**LAB_MEASURES, "RBP": table.rbp_measure},
             "stateOn": LAB_ON, "stateOff": LAB_OFF, "totalText": LAB_TOTAL}
-    uid = _new_id("lab", json.dumps([n, table.max_missing, table.rbp_measure, bits, k, missing]))
+    uid = widget_id("lab", json.dumps([n, table.max_missing, table.rbp_measure, bits, k, missing]))
     items = []
     for i, doc in enumerate(docs):
         on = bool(bits >> i & 1)
@@ -293,7 +288,7 @@ def _lab_html(table: LabTable, bits: int, k: int, missing: int, presets: Mapping
     options = "".join(f'<option value="{m}"{" selected" if m == missing else ""}>{m}개</option>'
                       for m in range(table.max_missing + 1))
     preset_buttons = "".join(
-        f'<button type="button" class="sg-preset" data-relevant="{_esc(json.dumps(list(ranks)))}">{_esc(name)}</button>'
+        f'<button type="button" class="sg-preset" data-relevant="{esc(json.dumps(list(ranks)))}">{esc(name)}</button>'
         for name, ranks in presets.items())
     body = (
         f'<p class="sg-title" id="{uid}-title">채점 실험실</p>'
@@ -311,13 +306,12 @@ def _lab_html(table: LabTable, bits: int, k: int, missing: int, presets: Mapping
         f'<div><table class="sg-scores"><caption>지표 값</caption>'
         f'<thead><tr><th scope="col">지표</th><th scope="col">값</th><th scope="col"><span class="sg-sr-only">막대</span></th></tr></thead>'
         f"<tbody>{_lab_rows_html(table, bits, k, missing)}</tbody></table>"
-        f'<p class="sg-note sg-total">{_esc(_lab_total_text(bits, missing))}</p>'
+        f'<p class="sg-note sg-total">{esc(_lab_total_text(bits, missing))}</p>'
         f'<p class="sg-note">값은 <code>searchgrade</code>가 상태마다 미리 계산해 넣은 것이다. '
-        f"{_esc(table.rbp_measure)}는 컷오프 없이 목록 전체로 잰다.</p></div>"
-        f"</div>{_print_note()}"
-        f'<p class="sg-live sg-sr-only" role="status" aria-live="polite" aria-atomic="true"></p>'
+        f"{esc(table.rbp_measure)}는 컷오프 없이 목록 전체로 잰다.</p></div>"
+        f"</div>"
     )
-    return _page(uid, body, data, _asset("lab.js"), "searchgradeScoringLab", "scoring-lab", "sg-lab")
+    return widget_html(uid, body, data, _asset("lab.js"), "searchgradeScoringLab", "scoring-lab", "sg-lab")
 
 
 def _lab_ipywidgets(table: LabTable, bits: int, k: int, missing: int):
@@ -339,7 +333,7 @@ def _lab_ipywidgets(table: LabTable, bits: int, k: int, missing: int):
         b, kk, m = state()
         out.value = (f"<style>{asset('widgets.css')}</style><div class=\"sg-widget sg-lab\"><table class=\"sg-scores\">"
                      f"<tbody>{_lab_rows_html(table, b, kk, m)}</tbody></table>"
-                     f"<p class=\"sg-note\">{_esc(_lab_total_text(b, m))}</p></div>")
+                     f"<p class=\"sg-note\">{esc(_lab_total_text(b, m))}</p></div>")
         for t in toggles:
             t.button_style = "info" if t.value else ""
 
@@ -360,7 +354,7 @@ def _lab_ipywidgets(table: LabTable, bits: int, k: int, missing: int):
 
 def rank_slider_table(measures: Sequence[str] = SLIDER_MEASURES, n: int = 20) -> pd.DataFrame:
     """Scores of a list of n documents whose only relevant one sits at rank 1..n (score_ranking each)."""
-    n = _check_int("n", n, 2, 100)
+    n = check_int("n", n, 2, 100)
     measures = list(measures)
     if not measures:
         raise ValueError("rank_slider needs at least one measure")
@@ -407,9 +401,9 @@ def _chart_svg(name: str, values: Sequence[int], xy, ymax: float, n: int, curren
     yt = (f'<text x="{x0 - 4}" y="{y0}" text-anchor="end" dominant-baseline="middle">0</text>'
           f'<text x="{x0 - 4}" y="{y1}" text-anchor="end" dominant-baseline="middle">{ymax:g}</text>')
     cx, cy = xy[current - 1]
-    label = f"{name}: 정답을 1위에서 {n}위까지 옮길 때의 값 곡선. 1위 {_fmt(values[0])}, {n}위 {_fmt(values[-1])}"
+    label = f"{name}: 정답을 1위에서 {n}위까지 옮길 때의 값 곡선. 1위 {format_value(values[0])}, {n}위 {format_value(values[-1])}"
     return (
-        f'<svg viewBox="0 0 {c["w"]} {c["h"]}" role="img" aria-label="{_esc(label)}" focusable="false">'
+        f'<svg viewBox="0 0 {c["w"]} {c["h"]}" role="img" aria-label="{esc(label)}" focusable="false">'
         f'<line class="sg-axis" x1="{x0}" y1="{y0}" x2="{x1}" y2="{y0}"></line>'
         f'<line class="sg-axis" x1="{x0}" y1="{y0}" x2="{x0}" y2="{y1}"></line>{xt}{yt}'
         f'<line class="sg-cursor" x1="{cx}" y1="{y0}" x2="{cx}" y2="{y1}"></line>'
@@ -425,18 +419,18 @@ SLIDER_RANK_TEXT = "정답 순위 {r}위"
 def rank_slider(measures: Sequence[str] = SLIDER_MEASURES, n: int = 20, start: int = 3, *, mode: str = "auto"):
     """Chapter 4's rank slider: one relevant document at rank 1..n, a curve per measure, current point marked."""
     table = rank_slider_table(measures, n)
-    start = _check_int("start", start, 1, n)
+    start = check_int("start", start, 1, n)
     values = [[quantise(v) for v in table[m]] for m in table.columns]
     geometry = [_chart_geometry(v, n) for v in values]
     colours = [PALETTE[j % len(PALETTE)] if PALETTE[j % len(PALETTE)] != "#F0E442" else PALETTE[7]
                for j in range(len(values))]
     if resolve_mode(mode) == "ipywidgets":
         return _slider_ipywidgets(list(table.columns), values, geometry, colours, n, start)
-    uid = _new_id("rank", json.dumps([list(table.columns), n, start]))
+    uid = widget_id("rank", json.dumps([list(table.columns), n, start]))
     figures = "".join(
-        f'<figure class="sg-chart" data-measure="{_esc(m)}" data-index="{j}">'
-        f'<figcaption><span class="sg-name">{_esc(reader_label(m))}</span>'
-        f'<span class="sg-value" data-measure="{_esc(m)}">{_fmt(values[j][start - 1])}</span></figcaption>'
+        f'<figure class="sg-chart" data-measure="{esc(m)}" data-index="{j}">'
+        f'<figcaption><span class="sg-name">{esc(reader_label(m))}</span>'
+        f'<span class="sg-value" data-measure="{esc(m)}">{format_value(values[j][start - 1])}</span></figcaption>'
         f"{_chart_svg(reader_label(m), values[j], geometry[j][0], geometry[j][1], n, start, colours[j])}</figure>"
         for j, m in enumerate(table.columns))
     body = (
@@ -448,13 +442,12 @@ def rank_slider(measures: Sequence[str] = SLIDER_MEASURES, n: int = 20, start: i
         f'aria-valuetext="{SLIDER_RANK_TEXT.format(r=start)}"></div>'
         f'<div class="sg-charts">{figures}</div>'
         f'<p class="sg-note">값은 <code>searchgrade.score_ranking</code>이 순위마다 계산해 넣은 것이다.</p>'
-        f"{_print_note()}"
-        f'<p class="sg-live sg-sr-only" role="status" aria-live="polite" aria-atomic="true"></p>'
     )
     data = {"scale": SCALE, "measures": list(table.columns), "labels": [reader_label(m) for m in table.columns],
             "values": values,
             "xy": [g[0] for g in geometry], "rankText": SLIDER_RANK_TEXT}
-    return _display_html(_page(uid, body, data, _asset("slider.js"), "searchgradeRankSlider", "rank-slider", "sg-slider"))
+    return display_html(widget_html(uid, body, data, _asset("slider.js"), "searchgradeRankSlider", "rank-slider",
+                                    "sg-slider"))
 
 
 def _slider_ipywidgets(measures, values, geometry, colours, n: int, start: int):
@@ -467,8 +460,8 @@ def _slider_ipywidgets(measures, values, geometry, colours, n: int, start: int):
     def refresh(_=None):
         r = slider.value
         figures = "".join(
-            f'<figure class="sg-chart" data-measure="{_esc(m)}"><figcaption><span class="sg-name">{_esc(reader_label(m))}</span>'
-            f'<span class="sg-value" data-measure="{_esc(m)}">{_fmt(values[j][r - 1])}</span></figcaption>'
+            f'<figure class="sg-chart" data-measure="{esc(m)}"><figcaption><span class="sg-name">{esc(reader_label(m))}</span>'
+            f'<span class="sg-value" data-measure="{esc(m)}">{format_value(values[j][r - 1])}</span></figcaption>'
             f"{_chart_svg(m, values[j], geometry[j][0], geometry[j][1], n, r, colours[j])}</figure>"
             for j, m in enumerate(measures))
         out.value = (f"<style>{asset('widgets.css')}</style>"

@@ -15,7 +15,8 @@ trec_eval orders it. A document counts as relevant when its grade is at least ``
 - :func:`candidate_ceiling`: Recall@depth of a first stage and the queries with nothing relevant
   among its candidates (what no second stage can repair).
 
-:mod:`searchgrade.book.diagnostics` and :mod:`searchgrade.book.paired` re-export them for the chapters.
+:func:`check_qrels`, :func:`check_run` and :func:`check_runs` refuse malformed inputs with a message naming
+the run and query. :mod:`searchgrade.book.diagnostics` re-exports the tables for the chapters.
 """
 from __future__ import annotations
 
@@ -44,10 +45,10 @@ __all__ = [
 
 
 # ---------------------------------------------------------------------------
-# input checks
+# input checks (public: the book's diagnostics check their inputs with them too)
 
 
-def _check_qrels(qrels) -> None:
+def check_qrels(qrels) -> None:
     """Refuse qrels that are not a non-empty {qid: {docid: grade}} mapping."""
     if not isinstance(qrels, Mapping) or not qrels:
         raise ValueError("qrels must be a non-empty mapping {qid: {docid: grade}}")
@@ -56,7 +57,7 @@ def _check_qrels(qrels) -> None:
             raise ValueError(f"qrels[{q!r}] must be a mapping {{docid: grade}}, not {type(docs).__name__}")
 
 
-def _check_run(name: str, run, qrels=None) -> None:
+def check_run(name: str, run, qrels=None) -> None:
     """Refuse a run that is not a non-empty {qid: {docid: score}} mapping, or names queries absent from qrels."""
     if not isinstance(run, Mapping):
         raise ValueError(f"run {name!r} must be a mapping {{qid: {{docid: score}}}}, not {type(run).__name__}")
@@ -72,12 +73,12 @@ def _check_run(name: str, run, qrels=None) -> None:
                              f"(e.g. {sorted(map(str, unknown))[:3]}); mismatched collection?")
 
 
-def _check_runs(runs, qrels=None) -> None:
+def check_runs(runs, qrels=None) -> None:
     """Refuse an empty line-up or any bad run in it."""
     if not isinstance(runs, Mapping) or not runs:
         raise ValueError("runs must be a non-empty mapping {retriever: run}")
     for name, run in runs.items():
-        _check_run(str(name), run, qrels)
+        check_run(str(name), run, qrels)
 
 
 def _positive_int(value, name: str) -> int:
@@ -100,8 +101,8 @@ def main_table(qrels: Qrels, runs: Mapping[str, Run], measures: Sequence[str], *
     retriever returned nothing for is left out of its means (a ``UserWarning`` says which); with
     ``"zero"`` (trec_eval ``-c``) it scores 0, so every row has the same denominator.
     """
-    _check_qrels(qrels)
-    _check_runs(runs, qrels)
+    check_qrels(qrels)
+    check_runs(runs, qrels)
     measures = list(measures)
     if not measures:
         raise ValueError("measures must name at least one measure")
@@ -138,7 +139,7 @@ def precision_ceiling(qrels: Qrels, k: int, rel_level: int = 1) -> Ceiling:
     R_q / k when R_q < k and 1 otherwise. Queries with no relevant document
     are counted (with 0), as a mean of P@k over the same queries would.
     """
-    _check_qrels(qrels)
+    check_qrels(qrels)
     k = _positive_int(k, "k")
     rel = pd.Series({q: sum(1 for g in docs.values() if g >= rel_level) for q, docs in qrels.items()},
                     name="relevant", dtype=int)
@@ -256,8 +257,8 @@ def candidate_ceiling(first_stage: Run, qrels: Qrels, depth: int, rel_level: int
     relevant among them scores 0 on every measure whatever the reordering.
     Queries without any relevant document are refused (their recall is undefined).
     """
-    _check_qrels(qrels)
-    _check_run("first_stage", first_stage, qrels)
+    check_qrels(qrels)
+    check_run("first_stage", first_stage, qrels)
     depth = _positive_int(depth, "depth")
     norel = [q for q, docs in qrels.items() if not any(g >= rel_level for g in docs.values())]
     if norel:

@@ -2,9 +2,13 @@
 
 :func:`query_viewer`: choose a query (optionally through named filters) and see the judged relevant
 documents beside the top documents of three runs, with judgments, per-query scores and, where the
-collection has answer strings, the answer highlighted. The plumbing (:func:`quantise`,
-:func:`resolve_mode`, ``_page``, the stylesheet in ``assets/``) is shared with the book's other widgets
-(:mod:`searchgrade.book.widgets`, which re-exports everything here).
+collection has answer strings, the answer highlighted.
+
+The widget plumbing is public, because the book's other widgets (:mod:`searchgrade.book.widgets`)
+are built on it: :func:`quantise` and :func:`format_value` (a value as embedded and as shown),
+:func:`resolve_mode` (HTML or ipywidgets), :func:`widget_id` and :func:`widget_html` (one
+kernel-free widget: scoped CSS from ``assets/``, markup, embedded data, script),
+:func:`display_html` and :func:`check_int` (an argument check that names the argument).
 
 Every number the viewer shows is computed by the package (``evaluate``) when it is built, rounded to
 4 decimals (:func:`quantise`) and embedded; the page's JavaScript only looks values up, and the
@@ -32,6 +36,7 @@ import pandas as pd
 
 from .. import judges, metrics
 from ..io import trec_order
+from .html import esc
 from .text import VIEWER, VIEWER_PAGE, check_lang
 
 __all__ = [
@@ -39,8 +44,13 @@ __all__ = [
     "SCALE",
     "MODE_ENV",
     "quantise",
+    "format_value",
     "resolve_mode",
     "asset",
+    "widget_id",
+    "widget_html",
+    "display_html",
+    "check_int",
     "query_viewer_data",
     "query_viewer",
     "viewer_query_html",
@@ -62,7 +72,7 @@ def quantise(value: float) -> int:
     return int(math.floor(float(value) * SCALE + 0.5))
 
 
-def _fmt(q: int | None) -> str:
+def format_value(q: int | None) -> str:
     """Text shown for an embedded value (the JS does the same: (q / 10000).toFixed(4))."""
     return "\u2014" if q is None else f"{q / SCALE:.4f}"
 
@@ -102,7 +112,7 @@ def resolve_mode(mode: str = "auto") -> str:
     return "html"
 
 
-def _new_id(kind: str, payload: str) -> str:
+def widget_id(kind: str, payload: str) -> str:
     """Element id prefix unique within a page: content hash plus a per-kernel counter (deterministic)."""
     digest = hashlib.sha1(payload.encode("utf-8")).hexdigest()[:8]
     return f"sg-{kind}-{digest}-{next(_counter)}"
@@ -114,12 +124,16 @@ def _json_for_script(data) -> str:
     return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
 
 
-def _page(uid: str, body: str, data, script: str, js_function: str, kind: str, classes: str = "") -> str:
-    """One widget: scoped CSS, markup, embedded data and a script (its text) that wires this instance only."""
+def widget_html(uid: str, body: str, data, script: str, js_function: str, kind: str, classes: str = "",
+                lang: str = "ko") -> str:
+    """One kernel-free widget: scoped CSS, the markup `body` (then the print-only note and a live region
+    for screen readers), `data` embedded as JSON and `script` (its text), whose `js_function` wires this
+    instance only. `uid` comes from :func:`widget_id`; `kind` names the widget (``data-sg-widget``)."""
     return (
         f'<div class="sg-widget {classes} tex2jax_ignore mathjax_ignore" id="{uid}" data-sg-widget="{kind}">'
         f"<style>{asset('widgets.css')}</style>"
-        f"{body}"
+        f"{body}{_print_note(lang)}"
+        f'<p class="sg-live sg-sr-only" role="status" aria-live="polite" aria-atomic="true"></p>'
         f'<script type="application/json" id="{uid}-data">{_json_for_script(data)}</script>'
         f"<script>(function () {{\n{script}\n"
         f'var root = document.getElementById("{uid}");\n'
@@ -129,19 +143,14 @@ def _page(uid: str, body: str, data, script: str, js_function: str, kind: str, c
     )
 
 
-def _display_html(text: str):
+def display_html(text: str):
     """IPython HTML object (myst-nb renders its text/html output into the page)."""
     from IPython.display import HTML
 
     return HTML(text)
 
 
-def _esc(text) -> str:
-    """HTML-escaped text (quotes too)."""
-    return html.escape(str(text), quote=True)
-
-
-def _check_int(name: str, value, low: int, high: int) -> int:
+def check_int(name: str, value, low: int, high: int) -> int:
     """An int in [low, high], or a ValueError naming the argument."""
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
         raise ValueError(f"{name} must be an integer in {low}..{high}, not {value!r}")
@@ -157,7 +166,7 @@ def _print_note(lang: str = "ko") -> str:
     """A line shown only in print (the PDF edition): the widget is static there; the HTML edition is live.
 
     The PDF build writes the page of the HTML edition into its ``.sg-edition`` span."""
-    return (f'<p class="sg-print-note">{_esc(VIEWER_PAGE[lang]["print"])}<span class="sg-edition"></span></p>')
+    return (f'<p class="sg-print-note">{esc(VIEWER_PAGE[lang]["print"])}<span class="sg-edition"></span></p>')
 
 
 # --------------------------------------------------------------------------- the viewer
@@ -298,10 +307,10 @@ def query_viewer_data(queries: Mapping[str, str], runs: Mapping[str, Mapping], q
                          f"{len(got) if isinstance(runs, Mapping) else 0}: {got}")
     if not queries:
         raise ValueError("query_viewer needs at least one query in `queries`")
-    opts = {"depth": _check_int("depth", depth, 1, 20), "rel_level": rel_level,
-            "snippet_chars": _check_int("snippet_chars", snippet_chars, 0, 2000),
-            "gold_chars": _check_int("gold_chars", gold_chars, 0, 4000),
-            "max_relevant_shown": _check_int("max_relevant_shown", max_relevant_shown, 0, 50)}
+    opts = {"depth": check_int("depth", depth, 1, 20), "rel_level": rel_level,
+            "snippet_chars": check_int("snippet_chars", snippet_chars, 0, 2000),
+            "gold_chars": check_int("gold_chars", gold_chars, 0, 4000),
+            "max_relevant_shown": check_int("max_relevant_shown", max_relevant_shown, 0, 50)}
     filters = {} if filters is None else dict(filters)
     qids = _viewer_qids(queries, qrels, filters, qids)
     filters = {str(label): list(members) for label, members in filters.items()}
@@ -343,23 +352,23 @@ def viewer_mark(data: dict, grade: int | None) -> str:
 def _mark_html(data: dict, grade: int | None) -> str:
     """The judgment badge of a document."""
     kind = "unj" if grade is None else "rel" if grade >= data["relLevel"] else "non"
-    return f'<span class="sg-mark sg-mark-{kind}">{_esc(viewer_mark(data, grade))}</span>'
+    return f'<span class="sg-mark sg-mark-{kind}">{esc(viewer_mark(data, grade))}</span>'
 
 
 def _highlight_html(text: str, spans) -> str:
     """Escaped text with the answer spans wrapped in <mark class="sg-hl">."""
     out, at = [], 0
     for a, b in spans:
-        out.append(f'{_esc(text[at:a])}<mark class="sg-hl">{_esc(text[a:b])}</mark>')
+        out.append(f'{esc(text[at:a])}<mark class="sg-hl">{esc(text[a:b])}</mark>')
         at = b
-    return "".join(out) + _esc(text[at:])
+    return "".join(out) + esc(text[at:])
 
 
 def _doc_html(data: dict, d: str, grade, snippet: str, spans, has_answer) -> str:
     """One document of a list: judgment, title, id, answer badge and snippet."""
-    badge = f'<span class="sg-mark sg-mark-ans">{_esc(data["text"]["answer"])}</span>' if has_answer else ""
-    return (f'{_mark_html(data, grade)}<span class="sg-doc-title">{_esc(data["titles"][d])}</span> '
-            f'<span class="sg-docid">({_esc(d)})</span>{badge}'
+    badge = f'<span class="sg-mark sg-mark-ans">{esc(data["text"]["answer"])}</span>' if has_answer else ""
+    return (f'{_mark_html(data, grade)}<span class="sg-doc-title">{esc(data["titles"][d])}</span> '
+            f'<span class="sg-docid">({esc(d)})</span>{badge}'
             f'<span class="sg-snippet">{_highlight_html(snippet, spans)}</span>')
 
 
@@ -368,39 +377,39 @@ def _gold_html(data: dict, qid: str) -> str:
     t, rel, gold = data["text"], data["relevant"][qid], data["gold"][qid]
     items = []
     for d, g, snippet, spans, has_answer, ranks in gold:
-        where = ", ".join(f"{_esc(name)} {t['rank'].replace('{r}', str(r)) if r else t['absent']}"
+        where = ", ".join(f"{esc(name)} {t['rank'].replace('{r}', str(r)) if r else t['absent']}"
                           for name, r in zip(data["runs"], ranks))
-        items.append(f'<li data-docid="{_esc(d)}" data-grade="{g}">{_doc_html(data, d, g, snippet, spans, has_answer)}'
-                     f'<span class="sg-ranks">{_esc(t["ranks"])} {where}</span></li>')
+        items.append(f'<li data-docid="{esc(d)}" data-grade="{g}">{_doc_html(data, d, g, snippet, spans, has_answer)}'
+                     f'<span class="sg-ranks">{esc(t["ranks"])} {where}</span></li>')
     more = len(rel) - len(gold)
-    return (f'<section class="sg-gold" aria-label="{_esc(t["gold"].replace("{n}", str(len(rel))))}">'
-            f'<p class="sg-relevant">{_esc(t["gold"].replace("{n}", str(len(rel))))}</p>'
+    return (f'<section class="sg-gold" aria-label="{esc(t["gold"].replace("{n}", str(len(rel))))}">'
+            f'<p class="sg-relevant">{esc(t["gold"].replace("{n}", str(len(rel))))}</p>'
             f'<ol class="sg-gold-docs">{"".join(items)}</ol>'
-            f'<p class="sg-note sg-more"{"" if more > 0 else " hidden"}>{_esc(t["more"].replace("{n}", str(max(more, 0))))}</p>'
+            f'<p class="sg-note sg-more"{"" if more > 0 else " hidden"}>{esc(t["more"].replace("{n}", str(max(more, 0))))}</p>'
             "</section>")
 
 
 def _column_html(data: dict, qid: str, j: int) -> str:
     """One run's column: per-query scores and its top documents."""
     name = data["runs"][j]
-    rows = "".join(f'<tr><th scope="row">{_esc(m)}</th><td class="sg-value" data-measure="{_esc(m)}">'
-                   f"{_fmt(data['scores'][qid][j][mi])}</td></tr>" for mi, m in enumerate(data["measures"]))
-    items = "".join(f'<li data-docid="{_esc(d)}" data-grade="{"" if g is None else g}">'
+    rows = "".join(f'<tr><th scope="row">{esc(m)}</th><td class="sg-value" data-measure="{esc(m)}">'
+                   f"{format_value(data['scores'][qid][j][mi])}</td></tr>" for mi, m in enumerate(data["measures"]))
+    items = "".join(f'<li data-docid="{esc(d)}" data-grade="{"" if g is None else g}">'
                     f'{_doc_html(data, d, g, *data["passages"][qid][d])}</li>' for d, g in data["top"][qid][j])
     caption = data["text"]["scores"].replace("{name}", name)
-    return (f'<section class="sg-col" aria-label="{_esc(name)}" data-run="{_esc(name)}">'
-            f'<p class="sg-col-title">{_esc(name)}</p>'
-            f'<table class="sg-scores"><caption class="sg-sr-only">{_esc(caption)}</caption><tbody>{rows}</tbody></table>'
-            f'<p class="sg-note sg-empty"{" hidden" if items else ""}>{_esc(data["text"]["empty"])}</p>'
+    return (f'<section class="sg-col" aria-label="{esc(name)}" data-run="{esc(name)}">'
+            f'<p class="sg-col-title">{esc(name)}</p>'
+            f'<table class="sg-scores"><caption class="sg-sr-only">{esc(caption)}</caption><tbody>{rows}</tbody></table>'
+            f'<p class="sg-note sg-empty"{" hidden" if items else ""}>{esc(data["text"]["empty"])}</p>'
             f'<ol class="sg-top">{items}</ol></section>')
 
 
 def viewer_query_html(data: dict, qid: str) -> str:
     """Everything the viewer shows for one query (the HTML page's script builds the same markup)."""
     answers = data["answers"].get(qid, [])
-    shown = ", ".join(f'<mark class="sg-hl">{_esc(a)}</mark>' for a in answers)
-    return (f'<p class="sg-query-text">{_esc(data["queries"][qid])}</p>'
-            f'<p class="sg-answers"{"" if answers else " hidden"}>{_esc(data["text"]["answers"])} {shown}</p>'
+    shown = ", ".join(f'<mark class="sg-hl">{esc(a)}</mark>' for a in answers)
+    return (f'<p class="sg-query-text">{esc(data["queries"][qid])}</p>'
+            f'<p class="sg-answers"{"" if answers else " hidden"}>{esc(data["text"]["answers"])} {shown}</p>'
             f"{_gold_html(data, qid)}"
             f'<div class="sg-columns">{"".join(_column_html(data, qid, j) for j in range(len(data["runs"])))}</div>')
 
@@ -427,12 +436,12 @@ def query_viewer(queries: Mapping[str, str], runs: Mapping[str, Mapping], qrels:
     data = query_viewer_data(queries, runs, qrels, corpus, scores, filters, lang=lang, **options)
     if resolve_mode(mode) == "ipywidgets":
         return _viewer_ipywidgets(data)
-    uid = _new_id("viewer", json.dumps([data["runs"], data["order"][:50], data["measures"]], ensure_ascii=False))
+    uid = widget_id("viewer", json.dumps([data["runs"], data["order"][:50], data["measures"]], ensure_ascii=False))
     groups, start, group, words = _viewer_groups(data, lang), data["start"], data["startFilter"], VIEWER_PAGE[lang]
     filter_options = "".join(
         f'<option value="{i - 1}"{" disabled" if not members else ""}{" selected" if i - 1 == group else ""}>'
-        f"{_esc(label)}</option>" for i, (label, members) in enumerate(groups))
-    query_options = "".join(f'<option value="{_esc(q)}"{" selected" if q == start else ""}>{_esc(q)}. {_esc(data["queries"][q])}</option>'
+        f"{esc(label)}</option>" for i, (label, members) in enumerate(groups))
+    query_options = "".join(f'<option value="{esc(q)}"{" selected" if q == start else ""}>{esc(q)}. {esc(data["queries"][q])}</option>'
                             for q in groups[group + 1][1])
     depth = max((len(t) for ts in data["top"].values() for t in ts), default=0)
     marked = words["marked"] if data["answers"] else ""
@@ -449,11 +458,10 @@ def query_viewer(queries: Mapping[str, str], runs: Mapping[str, Mapping], qrels:
         f'<div class="sg-control"><label for="{uid}-query">{words["query"]}</label>'
         f'<select class="sg-query" id="{uid}-query">{query_options}</select></div>{find}</div>'
         f'<div class="sg-view">{viewer_query_html(data, start)}</div>'
-        f"{_print_note(lang)}"
-        f'<p class="sg-live sg-sr-only" role="status" aria-live="polite" aria-atomic="true"></p>'
     )
-    return (_display_html if display else str)(_page(uid, body, data, asset("viewer.js"), "searchgradeQueryViewer",
-                                                     "query-viewer", f"sg-viewer sg-runs-{len(data['runs'])}"))
+    return (display_html if display else str)(widget_html(uid, body, data, asset("viewer.js"),
+                                                          "searchgradeQueryViewer", "query-viewer",
+                                                          f"sg-viewer sg-runs-{len(data['runs'])}", lang))
 
 
 def _viewer_ipywidgets(data: dict):
@@ -475,8 +483,8 @@ def _viewer_ipywidgets(data: dict):
 
     def refresh(_=None):
         q = query_box.value
-        view = f"<p>{_esc(data['text']['noQuery'])}</p>" if q is None else viewer_query_html(data, q)
-        out.value = (f"<style>{asset('widgets.css')}</style><div class=\"sg-widget sg-viewer\" data-qid=\"{_esc(q or '')}\">"
+        view = f"<p>{esc(data['text']['noQuery'])}</p>" if q is None else viewer_query_html(data, q)
+        out.value = (f"<style>{asset('widgets.css')}</style><div class=\"sg-widget sg-viewer\" data-qid=\"{esc(q or '')}\">"
                      f"<div class=\"sg-view\">{view}</div></div>")
 
     query_box.observe(refresh, names="value")

@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 __all__ = ["FAMILY", "FACES", "Face", "EDITOR_TABLES", "UNICODE_RANGE", "SANS_FALLBACK", "source_dir", "convert",
-           "cached_woff2", "embedded_css", "licence_text", "licence_html", "available"]
+           "cache_key", "cached_woff2", "embedded_css", "licence_text", "licence_html", "available"]
 
 FAMILY = "NanumGothic Web"
 EDITOR_TABLES = ("TSI0", "TSI1", "TSI2", "TSI3", "TSI5")  # VTT sources: unused by renderers, refused by OTS
@@ -69,8 +69,9 @@ def available() -> str:
     return f"{', '.join(missing)} not installed" if missing else ""
 
 
-def _digest(path: Path) -> str:
-    """First 16 hex digits of the SHA-256 of a font file and of how it is converted (tables left out, fontTools)."""
+def cache_key(path: Path) -> str:
+    """The cache folder of a font's woff2: first 16 hex digits of the SHA-256 of the font file and of how it
+    is converted (tables left out, fontTools version)."""
     import fontTools
 
     h = hashlib.sha256(f"{EDITOR_TABLES} fontTools {fontTools.version}\n".encode())
@@ -113,7 +114,7 @@ def cached_woff2(face: Face, cache: Path, folder: Path | None = None, converter=
     source = Path(folder or source_dir()) / face.source
     if not source.is_file():
         raise RuntimeError(f"the web font's source {source} is missing (koreanize-matplotlib's fonts)")
-    cached = Path(cache) / _digest(source) / face.woff2
+    cached = Path(cache) / cache_key(source) / face.woff2
     if not cached.is_file():
         (converter or convert)(source, cached)
     return cached

@@ -33,8 +33,8 @@ Tests and what they assume
   among those called significant).
 * :func:`tukey_hsd`: Tukey's HSD over every pair of systems, randomised (Carterette 2012)
   or parametric (statsmodels' ``pairwise_tukeyhsd``).
-* :func:`pairwise` and :func:`compare`: every pair of systems, or every measure of two
-  systems, in one table, with corrected p-values (Holm by default; ``correction=`` picks
+* :func:`pairwise` and :func:`measurewise`: every pair of systems on one measure, or every
+  measure of two systems, in one table, with corrected p-values (Holm by default; ``correction=`` picks
   another, and :func:`pairwise` also takes ``"tukey"``). For a report over many systems *and*
   measures (means, tests, win/tie/loss, significance markers, Markdown/LaTeX) use
   :func:`searchgrade.compare` (module :mod:`searchgrade.comparison`), which calls the tests here.
@@ -53,13 +53,18 @@ gives the same numbers. ``seed=None`` draws fresh randomness.
 
 The package's modules: :mod:`.results` (result records), :mod:`.inputs` (shared input
 checks), :mod:`.significance` (the paired tests), :mod:`.corrections` (Bonferroni, Holm, BH,
-BY), :mod:`.tukey` (Tukey's HSD), :mod:`.multiple` (pairwise, compare), :mod:`.topics` (swap
-rates), :mod:`.agreement` (ranking agreement) and :mod:`.labels` (label agreement).
+BY), :mod:`.tukey` (Tukey's HSD), :mod:`.multiple` (pairwise, measurewise), :mod:`.topics` (swap
+rates), :mod:`.agreement` (ranking agreement), :mod:`.labels` (label agreement) and
+:mod:`.comparison_table` (the :class:`~searchgrade.comparison.Comparison` that :func:`searchgrade.compare` returns).
+
+To add a paired test: write it in :mod:`.significance` (inputs checked by :mod:`.inputs`, a record of
+:mod:`.results` with a ``p_value`` returned) and name it in :data:`TESTS`, which :func:`pairwise` and
+:func:`measurewise` read (:func:`searchgrade.compare` lists its own in ``searchgrade.comparison.TESTS``).
 """
 from .agreement import kendall_tau, tau_ap
 from .corrections import METHODS, adjust, bh, bonferroni, by, holm
 from .labels import AgreementResult, cohen_kappa, fleiss_kappa, krippendorff_alpha
-from .multiple import CORRECTIONS, TESTS, compare, mean_over_runs, pairwise
+from .multiple import CORRECTIONS, TESTS, mean_over_runs, measurewise, pairwise
 from .results import DEFAULT_SEED, BootstrapResult, PermutationResult, SignTestResult, TTestResult
 from .significance import bootstrap_ci, permutation_test, randomization_test, sign_test, t_test
 from .topics import DEFAULT_BINS, swap_rate, swap_rates_by_difference
@@ -86,7 +91,7 @@ __all__ = [
     "tukey_hsd",
     "TUKEY_METHODS",
     "pairwise",
-    "compare",
+    "measurewise",
     "mean_over_runs",
     "swap_rate",
     "swap_rates_by_difference",

@@ -48,7 +48,7 @@ def _markdown_escape(text: str) -> str:
 
 
 class Comparison:
-    """The result of :func:`compare`: ``means`` (systems x measures), ``tests`` (one row per measure and pair), renderings.
+    """The result of :func:`searchgrade.compare`: ``means`` (systems x measures), ``tests`` (one row per measure and pair), renderings.
 
     ``tests`` columns: ``measure``, ``system_a``, ``system_b``, ``mean_a``, ``mean_b`` (arithmetic
     means of the per-query values tested), ``diff`` (mean of a - b), ``p_value``, ``p_adjusted``,

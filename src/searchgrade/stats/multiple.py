@@ -1,4 +1,5 @@
-"""Many comparisons at once: every pair of systems, every measure of two systems (corrected), means over runs."""
+"""Many comparisons at once: every pair of systems (:func:`pairwise`), every measure of two systems
+(:func:`measurewise`), corrected; means over repeated runs."""
 from __future__ import annotations
 
 import itertools
@@ -13,10 +14,10 @@ from .results import DEFAULT_SEED
 from .significance import permutation_test, sign_test, t_test
 from .tukey import tukey_hsd
 
-__all__ = ["CORRECTIONS", "TESTS", "compare", "holm", "mean_over_runs", "pairwise"]
+__all__ = ["CORRECTIONS", "TESTS", "holm", "mean_over_runs", "measurewise", "pairwise"]
 
 CORRECTIONS = (*METHODS, "tukey", "tukey-parametric")
-"""Corrections :func:`pairwise` accepts (None: none); :func:`compare` takes those of :data:`METHODS`."""
+"""Corrections :func:`pairwise` accepts (None: none); :func:`measurewise` takes those of :data:`METHODS`."""
 
 
 TESTS: dict[str, Callable] = {
@@ -25,7 +26,7 @@ TESTS: dict[str, Callable] = {
     "t": t_test,
     "sign": sign_test,
 }
-"""Test names accepted by :func:`pairwise` and :func:`compare`."""
+"""Test names accepted by :func:`pairwise` and :func:`measurewise`."""
 
 
 def _get_test(test) -> Callable:
@@ -128,8 +129,8 @@ def pairwise(table, test="permutation", *, measure: str | None = None, correctio
     return _add_adjustment(out, correction, alpha, tukey_p)
 
 
-def compare(df_a: pd.DataFrame, df_b: pd.DataFrame, measures=None, *, test="permutation",
-            correction="holm", alpha: float = 0.05, on: str = "strict", **test_kwargs) -> pd.DataFrame:
+def measurewise(df_a: pd.DataFrame, df_b: pd.DataFrame, measures=None, *, test="permutation",
+                correction="holm", alpha: float = 0.05, on: str = "strict", **test_kwargs) -> pd.DataFrame:
     """Test two systems on each measure; one row per measure with mean_a, mean_b, mean_diff = mean(a - b), p_value, p_holm.
 
     ``df_a`` and ``df_b`` are :func:`searchgrade.evaluate` DataFrames (index qid, one column
