@@ -57,7 +57,7 @@ def main(argv=None) -> int:
     import rank_bm25
 
     from searchgrade import collections as collections_ko
-from searchgrade.retrieval import korean
+    from searchgrade.retrieval import korean
     from searchgrade.retrieval.dense import doc_texts
     from searchgrade.retrieval import BM25Okapi
 

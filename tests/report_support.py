@@ -17,40 +17,11 @@ from searchgrade.collections import Collection
 from searchgrade.retrieval import dense
 from searchgrade.retrieval import lineup as L
 from searchgrade.retrieval import runs as engine
-from searchgrade.retrieval.runfolder import read_runs
+from searchgrade.io.runfolder import read_runs
 
-LINEUP = """\
-[lineup]
-depth = 50
+from lineup_fixture import lineup_toml
 
-[[retriever]]
-name = "bm25-ws"
-kind = "bm25"
-tokeniser = "ko-ws"
-
-[[retriever]]
-name = "bm25-bigram"
-kind = "bm25"
-tokeniser = "ko-bigram"
-
-[[retriever]]
-name = "dense-toy"
-kind = "dense"
-model = "toy"
-
-[[retriever]]
-name = "rrf"
-kind = "rrf"
-inputs = ["bm25-bigram", "dense-toy"]
-
-[[retriever]]
-name = "rerank-toy"
-kind = "rerank"
-inputs = ["bm25-bigram"]
-depth = 10
-scorer = "bi-encoder"
-model = "toy"
-"""
+LINEUP = lineup_toml(header="depth = 50")        # the second stage reranks the top 10 of bm25-bigram
 
 
 class ToyEncoder(dense.Encoder):

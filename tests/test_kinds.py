@@ -16,7 +16,7 @@ from searchgrade.io import read_run
 from searchgrade.retrieval import dense, kinds, schema
 from searchgrade.retrieval import lineup as L
 from searchgrade.retrieval import runs as engine
-from searchgrade.retrieval.runfolder import read_runs
+from searchgrade.io.runfolder import read_runs
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "beir_small"
 

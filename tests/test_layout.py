@@ -9,12 +9,12 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 PKG = ROOT / "src" / "searchgrade"
-PUBLIC_CORE = ["__init__", "__main__", "metrics", "curves", "trec_eval", "ndeval", "comparison", "variants",
+PUBLIC_CORE = ["__init__", "__main__", "metrics", "curves", "trec_eval", "ndeval", "comparison",
                "checksums"]
 # core packages: the measures (registry, names, ranking, kernels), reading and writing (io) and the analyses;
 # each file is core, named pkg/module (a nested package pkg/sub/module)
 CORE_PACKAGES = ["io", "measures", "measures/kernels", "judges", "rag", "stats", "cli", "cli/trec_eval", "cli/ndeval",
-                 "fusion"]
+                 "cli/runs", "cli/report", "fusion"]
 CORE = PUBLIC_CORE + sorted(f"{pkg}/{p.stem}" for pkg in CORE_PACKAGES for p in (PKG / pkg).glob("*.py"))
 SUBPACKAGES = {"collections", "retrieval", "report", "book"}
 THIRD_PARTY_CORE = {"numpy", "pandas", "scipy"}
@@ -216,8 +216,9 @@ def test_no_import_cycles():
 CLI_PRIVATE_ALLOWED: set[tuple[str, str]] = set()
 
 
-def _private_imports(path: Path, text: str | None = None) -> list[tuple[str, str]]:
-    """(module, name) of every ``_private`` name a file (or ``text`` as that file) imports from outside cli/."""
+def _private_imports(path: Path, text: str | None = None, skip_cli: bool = True) -> list[tuple[str, str]]:
+    """(module, name) of every ``_private`` name a file (or ``text`` as that file) imports (from outside cli/
+    unless ``skip_cli`` is false)."""
     here = _module_name(path)
     package = here if path.name == "__init__.py" else here.rpartition(".")[0]
     found = []
@@ -228,7 +229,7 @@ def _private_imports(path: Path, text: str | None = None) -> list[tuple[str, str
         if node.level:
             root = package.rsplit(".", node.level - 1)[0] if node.level > 1 else package
             base = f"{root}.{base}" if base else root
-        if not base.startswith("searchgrade") or base.startswith("searchgrade.cli"):
+        if not base.startswith("searchgrade") or (skip_cli and base.startswith("searchgrade.cli")):
             continue
         parts = base.split(".")
         found += [(base, alias.name) for alias in node.names
@@ -290,3 +291,103 @@ def test_known_long_functions_are_still_long():
     found = long_functions()
     fixed = sorted(key for key in KNOWN_LONG if key not in found)
     assert not fixed, f"no longer over 60 lines, remove from KNOWN_LONG: {fixed}"
+
+
+# ---------------------------------------------------------------------------
+# Where things live: the engine in one room, every command line in cli/, no private name across packages
+
+# the engine's names, each defined once, in its module of measures/ (summary.py: the means, in trec_eval's order)
+ENGINE_HOMES = {"Evaluator": "measures/engine.py", "Scores": "measures/engine.py",
+                "summary_order": "measures/summary.py", "aggregate": "measures/summary.py"}
+# modules outside cli/ that read command-line arguments, each with the reason: steps of `make`, not user commands
+ARGPARSE_OUTSIDE_CLI = {
+    "book/pdf.py": "the book's PDF build step (make pdf)",
+    "book/korean_runs.py": "the book's run step (make runs)",
+}
+
+
+def _top_level_names(path: Path) -> set[str]:
+    """Classes, functions and assigned names a module defines at its top level (imports excluded)."""
+    names = set()
+    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+        if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            names.add(node.name)
+        elif isinstance(node, (ast.Assign, ast.AnnAssign)):
+            targets = node.targets if isinstance(node, ast.Assign) else [node.target]
+            names.update(t.id for t in targets if isinstance(t, ast.Name))
+    return names
+
+
+def test_the_engine_lives_in_measures():
+    """Evaluator, Scores and the summaries are defined once, in measures/ (engine.py, summary.py); metrics.py
+    re-exports them, and the old dispatch module is gone: the API and the CLI enter one engine."""
+    for name, home in ENGINE_HOMES.items():
+        defined_in = sorted(path.relative_to(PKG).as_posix() for path in PKG.rglob("*.py")
+                            if name in _top_level_names(path))
+        assert defined_in == [home], (name, defined_in)
+    assert not (PKG / "measures" / "dispatch.py").exists()
+    import searchgrade
+    from searchgrade.measures import engine
+
+    assert searchgrade.Evaluator is engine.Evaluator
+
+
+def test_every_command_line_lives_in_cli():
+    """A module that parses command-line arguments is in cli/ (or is a build step of the Makefile, named above);
+    the ``python -m searchgrade.trec_eval`` / ``.ndeval`` modules only hand over to cli/."""
+    readers = {path.relative_to(PKG).as_posix() for path in PKG.rglob("*.py")
+               if any(target == "argparse" for target in _imported_names(path))}
+    outside = {p for p in readers if not p.startswith("cli/")}
+    assert outside == set(ARGPARSE_OUTSIDE_CLI), outside
+    for wrapper in ("trec_eval.py", "ndeval.py"):
+        functions = {n for n in _top_level_names(PKG / wrapper) if not n.isupper() and not n.startswith("__")}
+        assert functions == {"main"}, (wrapper, functions)
+
+
+def _imported_names(path: Path) -> list[str]:
+    """The top-level module of every import statement in a file (``import a.b`` and ``from a.b import c`` give a)."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            found += [alias.name.split(".")[0] for alias in node.names]
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            found.append(node.module.split(".")[0])
+    return found
+
+
+def _area(module: str) -> str:
+    """The package a module belongs to for the private-name rule: searchgrade.<area>... (a top-level module is its own)."""
+    return module.split(".")[1] if "." in module else ""
+
+
+def cross_package_private_imports() -> dict[str, list[tuple[str, str]]]:
+    """``{file: [(module, name)]}``: every ``_private`` name or module imported from another package."""
+    bad = {}
+    for path in sorted(PKG.rglob("*.py")):
+        here = _area(_module_name(path))
+        names = [(module, name) for module, name in _private_imports(path, skip_cli=False)
+                 if _area(module) != here]
+        if names:
+            bad[path.relative_to(PKG).as_posix()] = names
+    return bad
+
+
+def test_no_private_name_crosses_a_package():
+    """A package uses another through its public names only (book/ through report's, curves through the
+    kernels'), so that each package's private helpers can change without breaking another."""
+    assert cross_package_private_imports() == {}
+
+
+def test_private_names_across_packages_are_found():
+    text = "from ..report.viewer import _cells, page\nfrom .tables import _local\n"
+    found = [(m, n) for m, n in _private_imports(PKG / "book" / "widgets.py", text, skip_cli=False)
+             if _area(m) != "book"]
+    assert found == [("searchgrade.report.viewer", "_cells")]
+
+
+def test_report_does_not_import_retrieval():
+    """The report reads plain run files and collections: it imports nothing from retrieval/, at any level."""
+    graph = import_graph()
+    bad = {m: sorted(t for t in targets if t.startswith("searchgrade.retrieval"))
+           for m, targets in graph.items() if m.startswith("searchgrade.report")}
+    assert not {m: t for m, t in bad.items() if t}, bad

@@ -264,10 +264,9 @@ def test_device_cuda_without_cuda_is_refused_even_for_fixed_encoders(tmp_path, m
     with pytest.raises(L.LineupError, match=r"--device cuda: no CUDA device here \(torch.cuda.is_available\(\)"):
         L.check_available(lu)
     monkeypatch.setattr(available, "cuda_available", lambda: True)
-    from searchgrade.retrieval import command
+    from searchgrade.cli import runs as command
 
-    monkeypatch.setattr(L, "check_available", lambda *a, **k: None)
-    monkeypatch.setattr(command, "check_available", lambda *a, **k: None)
+    monkeypatch.setattr(L, "check_available", lambda *a, **k: None)   # the command reads it from the line-up module
     fixture = ROOT / "tests" / "fixtures" / "beir_small"
     assert command.main(["--lineup", str(path), "--collection", str(fixture), "--out", str(tmp_path / "o"),
                          "--device", "cuda", "--check"]) == 0

@@ -1,4 +1,4 @@
-"""The HTML report (searchgrade.book.report), read as text: every number it shows, recomputed here from the runs.
+"""The HTML report (searchgrade.report), read as text: every number it shows, recomputed here from the runs.
 
 Runs: BM25 (two tokenisers), a toy encoder (no model), RRF and a second stage, on a slice of KorQuAD 1.0
 dev (60 paragraphs and their questions, so the runs differ) and on tests/fixtures/beir_small.
@@ -22,7 +22,8 @@ from searchgrade import report
 from searchgrade.retrieval import lineup as L
 from searchgrade.retrieval import runs as engine
 from searchgrade.io import FormatError
-from searchgrade.retrieval.runfolder import read_runs
+from searchgrade.cli.report import main as report_command
+from searchgrade.io.runfolder import read_runs
 from report_support import FONT_CACHE, build
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "beir_small"
@@ -201,6 +202,21 @@ def test_second_stage_ceiling(made):
     assert rows["후보에 정답이 없는 질문"].startswith(f"{int((before == 0).sum()):,}개")
 
 
+def test_the_second_stage_section_follows_the_kinds_property_not_its_name(made):
+    """A run is a second stage when its record says so (Kind.second_stage), whatever its kind is called."""
+    from searchgrade.retrieval.kinds import KINDS
+
+    coll, folder, _ = made
+    assert [k for k, row in KINDS.items() if row.second_stage] == ["rerank"]
+    assert folder.infos["rerank-toy"]["second_stage"] is True and folder.infos["bm25-bigram"]["second_stage"] is False
+    renamed = {n: dict(i, kind="my-stage") if n == "rerank-toy" else i for n, i in folder.infos.items()}
+    text = report.build_report(coll, folder.runs, renamed, n_perm=200, font=False)
+    assert 'id="second-stage"' in text and 'id="stage-rerank-toy"' in text
+    unmarked = {n: dict(i, second_stage=False) for n, i in folder.infos.items()}
+    text = report.build_report(coll, folder.runs, unmarked, n_perm=200, font=False)
+    assert 'id="second-stage"' not in text
+
+
 def test_viewer_shows_the_three_best_and_their_groups(made):
     coll, folder, text = made
     scores = per_query(coll, folder.runs, ["nDCG@10"])
@@ -280,7 +296,7 @@ def test_measures_in_any_spelling_print_as_written(tmp_path, monkeypatch, capsys
     with pytest.raises(ValueError, match="'MRR@10' and 'RR@10' are one measure"):
         report.build_report(coll, runs, measures=["MRR@10", "RR@10"])
     out = tmp_path / "r.html"
-    assert report.main(["--collection", str(FIXTURE), "--runs", str(tmp_path / "runs"), "--out", str(out),
+    assert report_command(["--collection", str(FIXTURE), "--runs", str(tmp_path / "runs"), "--out", str(out),
                         "--measures", "MRR@10", "--primary", "MRR@10", "--n-perm", "100", "--quiet", "--no-font"]) == 0
     assert "기준은 MRR@10 평균이" in out.read_text(encoding="utf-8")
 
@@ -311,7 +327,7 @@ def test_the_same_lineup_on_two_query_sets(tmp_path, monkeypatch):
     """`runs --queries` records the variant; `report --baseline` pairs each run with its namesake per query."""
     import json as _json
 
-    from searchgrade.retrieval import command
+    from searchgrade.cli import runs as command
 
     monkeypatch.setenv("SEARCHGRADE_CACHE", str(tmp_path / "cache"))
     coll = ck.load_beir(FIXTURE)
@@ -330,13 +346,13 @@ def test_the_same_lineup_on_two_query_sets(tmp_path, monkeypatch):
     record = _json.loads((tmp_path / "nospace" / "queries.json").read_text(encoding="utf-8"))
     assert record["file"] == str(variant.resolve()) and record["queries"] == len(subset)
     out = tmp_path / "r.html"
-    assert report.main(["--collection", str(FIXTURE), "--runs", str(tmp_path / "nospace"), "--out", str(out),
+    assert report_command(["--collection", str(FIXTURE), "--runs", str(tmp_path / "nospace"), "--out", str(out),
                         "--baseline", str(tmp_path / "clean"), "--n-perm", "200", "--quiet", "--no-font"]) == 0
     text = out.read_text(encoding="utf-8")
     rows = {r[0]: r[1:] for r in tables_of(text)["baseline-table"][1:]}
     assert list(rows) == ["b", "w"]
     clean, nospace = read_runs(tmp_path / "clean", coll), tmp_path / "nospace"
-    from searchgrade.retrieval.sources import with_queries
+    from searchgrade.collections import with_queries
 
     variant_coll = with_queries(coll, variant)
     for name in rows:

@@ -21,7 +21,10 @@ from searchgrade.io import FormatError, read_run
 from searchgrade.retrieval import dense, fusion, kinds
 from searchgrade.retrieval import lineup as L
 from searchgrade.retrieval import runs as engine
-from searchgrade.retrieval.runfolder import read_runs
+from searchgrade.io.cache import cache_root
+from searchgrade.io.runfolder import read_runs
+
+from lineup_fixture import lineup_toml
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "beir_small"
 
@@ -40,27 +43,8 @@ class ToyEncoder(dense.Encoder):
         return np.array([[t.count(s) for s in self.SYLLABLES] + [0.1] for t in texts], dtype=np.float64)
 
 
-TOY_LINEUP = """\
-[[retriever]]
-name = "bm25-ws"
-kind = "bm25"
-tokeniser = "ko-ws"
-
-[[retriever]]
-name = "bm25-bigram"
-kind = "bm25"
-tokeniser = "ko-bigram"
-
-[[retriever]]
-name = "dense-toy"
-kind = "dense"
-model = "toy"
-
-[[retriever]]
-name = "rrf-bigram-toy"
-kind = "rrf"
-inputs = ["bm25-bigram", "dense-toy"]
-
+# the shared line-up, with two more fusions; its second stage reranks the top 2 of bm25-bigram
+TOY_LINEUP = lineup_toml(rerank_depth=2, extra="""\
 [[retriever]]
 name = "convex-bigram-toy"
 kind = "convex"
@@ -72,15 +56,7 @@ name = "mnz-bigram-toy"
 kind = "combmnz"
 inputs = ["bm25-bigram", "dense-toy"]
 normalisation = "rank"
-
-[[retriever]]
-name = "rerank-bigram-toy"
-kind = "rerank"
-inputs = ["bm25-bigram"]
-depth = 2
-scorer = "bi-encoder"
-model = "toy"
-"""
+""")
 
 
 @pytest.fixture()
@@ -131,8 +107,8 @@ def test_runs_written_then_cached(lineup, tmp_path):
     assert {p: p.stat().st_mtime_ns for p in folder.iterdir() if p.suffix == ".run"} == mtimes
     # what get_run returns is what the file holds
     engine._WORKSPACES.clear()
-    got = korean_runs.get_run(ck.load_beir(FIXTURE), "rrf-bigram-toy", out_dir=out, progress=False, lineup=lineup)
-    assert got == read_run(folder / "rrf-bigram-toy.run")
+    got = korean_runs.get_run(ck.load_beir(FIXTURE), "rrf", out_dir=out, progress=False, lineup=lineup)
+    assert got == read_run(folder / "rrf.run")
 
 
 def test_cache_miss_on_changed_text_settings_or_file(lineup, tmp_path):
@@ -149,8 +125,8 @@ def test_cache_miss_on_changed_text_settings_or_file(lineup, tmp_path):
     lineup["bm25-bigram"].params["k1"] = 1.2
     status = {n: r.status for n, r in _make(lineup, out, coll).items()}
     assert status == {"bm25-ws": "cached", "bm25-bigram": "computed", "dense-toy": "cached",
-                      "rrf-bigram-toy": "computed", "convex-bigram-toy": "computed", "mnz-bigram-toy": "computed",
-                      "rerank-bigram-toy": "computed"}
+                      "rrf": "computed", "convex-bigram-toy": "computed", "mnz-bigram-toy": "computed",
+                      "rerank-toy": "computed"}
     # a damaged run file no longer matches its recorded checksum
     path = out / "beir_small" / "bm25-ws.run"
     path.write_text(path.read_text(encoding="utf-8").replace(" 1 ", " 7 ", 1), encoding="utf-8")
@@ -165,13 +141,13 @@ def test_fusion_and_second_stage_runs(lineup, tmp_path):
     bigram = read_run(folder / "bm25-bigram.run")
     toy = read_run(folder / "dense-toy.run")
     expected = fusion.rrf([bigram, toy], k=60)
-    got = read_run(folder / "rrf-bigram-toy.run")
+    got = read_run(folder / "rrf.run")
     assert {q: set(d) for q, d in got.items()} == {q: set(d) for q, d in expected.items()}
     for qid, docs in expected.items():
         assert [got[qid][d] for d in docs] == pytest.approx(list(docs.values()))
     mnz = fusion.combmnz({"bm25-bigram": bigram, "dense-toy": toy}, normalisation="rank", depth=100)
     assert read_run(folder / "mnz-bigram-toy.run") == {q: d for q, d in mnz.items() if d}   # scores written exactly
-    rerank = read_run(folder / "rerank-bigram-toy.run")
+    rerank = read_run(folder / "rerank-toy.run")
     top2 = fusion.candidates(bigram, 2)
     for qid, docs in rerank.items():
         assert set(docs) == set(top2[qid])
@@ -331,8 +307,8 @@ def test_batch_top_k_with_zero_weights_and_ties():
 def test_get_runs_and_lineup_table(lineup, tmp_path):
     out = tmp_path / "runs"
     engine._WORKSPACES.clear()
-    got = korean_runs.get_runs(ck.load_beir(FIXTURE), ["bm25-ws", "rrf-bigram-toy"], out_dir=out, progress=False, lineup=lineup)
-    assert list(got) == ["bm25-ws", "rrf-bigram-toy"]
+    got = korean_runs.get_runs(ck.load_beir(FIXTURE), ["bm25-ws", "rrf"], out_dir=out, progress=False, lineup=lineup)
+    assert list(got) == ["bm25-ws", "rrf"]
     assert got["bm25-ws"] == read_run(out / "beir_small" / "bm25-ws.run")
     table = korean_runs.lineup_table()
     assert list(table.index) == list(korean_runs.LINEUP)
@@ -352,8 +328,8 @@ def test_code_fingerprint_invalidates_exactly_the_runs_that_use_the_code(monkeyp
 def test_the_parser_is_not_part_of_the_key_but_the_engine_is():
     """Editing the line-up parser cannot change a run (its output, the settings, is in the key); the engine can."""
     keyed = set(engine._ENGINE) | {m for row in kinds.KINDS.values() for m in row.modules}
-    readers = {f"searchgrade.retrieval.{m}" for m in ("lineup", "schema", "available", "sources", "runfolder",
-                                                      "command", "cache")}
+    readers = {f"searchgrade.retrieval.{m}" for m in ("lineup", "schema", "available")} | {
+        "searchgrade.collections.resolve", "searchgrade.io.runfolder", "searchgrade.io.cache", "searchgrade.cli.runs"}
     assert not keyed & readers
     assert {"searchgrade.retrieval.runs", "searchgrade.retrieval.kinds", "searchgrade.retrieval.tokens"} <= keyed
     assert all(importlib.util.find_spec(m) for m in keyed)   # every keyed module exists (a typo would hash "absent")
@@ -425,7 +401,7 @@ def test_a_folder_named_like_a_registered_loader_is_a_folder(tmp_path, monkeypat
 
 
 def _runs_command(tmp_path, name, description=""):
-    from searchgrade.retrieval import command
+    from searchgrade.cli import runs as command
 
     (tmp_path / "l.toml").write_text(BM25_ONLY.format(name=name, description=description), encoding="utf-8")
     engine._WORKSPACES.clear()
@@ -458,13 +434,13 @@ def test_the_output_folder_holds_exactly_the_lineup(tmp_path, monkeypatch, capsy
 
 
 def test_the_commands_cache_in_the_users_cache_folder(tmp_path, monkeypatch, capsys):
-    from searchgrade.retrieval import command
+    from searchgrade.cli import runs as command
 
     monkeypatch.delenv("SEARCHGRADE_CACHE", raising=False)
     monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "xdg"))
     seen = []
-    real = command.make_runs
-    monkeypatch.setattr(command, "make_runs", lambda *a, **k: (seen.append(dense.cache_root()), real(*a, **k))[1])
+    real = engine.make_runs                                          # the command reads it from the engine
+    monkeypatch.setattr(engine, "make_runs", lambda *a, **k: (seen.append(cache_root()), real(*a, **k))[1])
     assert _runs_command(tmp_path, "bm25") == 0
     assert seen == [tmp_path / "xdg" / "searchgrade"]
     assert "SEARCHGRADE_CACHE" not in __import__("os").environ          # restored after the command
@@ -487,7 +463,7 @@ def test_searchgrade_help_lists_one_subcommand_per_line(capsys):
 
 
 def test_intersect_keeps_the_judgments_of_common_queries_and_says_what_it_dropped(tmp_path, monkeypatch, capsys):
-    from searchgrade.retrieval import command
+    from searchgrade.cli import runs as command
 
     monkeypatch.setenv("SEARCHGRADE_CACHE", str(tmp_path / "cache"))
     folder = tmp_path / "mine"
@@ -507,3 +483,28 @@ def test_intersect_keeps_the_judgments_of_common_queries_and_says_what_it_droppe
         in capsys.readouterr().err
     with pytest.raises(ValueError, match="--intersect is for BEIR folders"):
         engine.load_collection("cranfield", intersect=True)
+
+
+def test_report_of_an_intersected_folder_says_what_was_dropped_once(tmp_path, monkeypatch, capsys):
+    """`searchgrade report --intersect` prints the note once; the library's write_report warns instead of printing."""
+    from searchgrade.cli import runs as command
+    from searchgrade.cli.report import main as report_main
+    from searchgrade.report import write_report
+
+    monkeypatch.setenv("SEARCHGRADE_CACHE", str(tmp_path / "cache"))
+    folder = tmp_path / "mine"
+    shutil.copytree(FIXTURE, folder)
+    qrels = folder / "qrels" / "test.tsv"
+    qrels.write_text(qrels.read_text(encoding="utf-8") + "q99\td1\t1\n", encoding="utf-8")
+    (tmp_path / "l.toml").write_text(BM25_ONLY.format(name="b", description=""), encoding="utf-8")
+    engine._WORKSPACES.clear()
+    assert command.main(["--lineup", str(tmp_path / "l.toml"), "--collection", str(folder), "--out",
+                         str(tmp_path / "out"), "--intersect", "--quiet"]) == 0
+    capsys.readouterr()
+    assert report_main(["--collection", str(folder), "--runs", str(tmp_path / "out"), "--intersect", "--out",
+                        str(tmp_path / "r.html"), "--n-perm", "50", "--quiet", "--no-font"]) == 0
+    err = capsys.readouterr().err
+    assert err.count("note: --intersect dropped 1 qrels lines: 1 queries not in queries.jsonl (q99)") == 1
+    with pytest.warns(UserWarning, match=r"^--intersect dropped 1 qrels lines"):
+        write_report(folder, tmp_path / "out", tmp_path / "r2.html", intersect=True, n_perm=50, font=False)
+    assert "dropped" not in capsys.readouterr().err

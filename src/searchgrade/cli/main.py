@@ -2,10 +2,15 @@
 
 ``trec_eval``  the trec_eval-compatible CLI (:mod:`searchgrade.trec_eval`)
 ``ndeval``     the ndeval-compatible diversity CLI (:mod:`searchgrade.ndeval`)
-``runs``       one cached TREC run per retriever of a line-up file (:mod:`searchgrade.retrieval.command`;
-               the ``retrieval`` extra)
+``runs``       one cached TREC run per retriever of a line-up file (:mod:`searchgrade.cli.runs`, over
+               :mod:`searchgrade.retrieval`; the ``retrieval`` extra)
 ``report``     one self-contained HTML page comparing runs, plain TREC run files or a folder of ``runs``
-               (:mod:`searchgrade.report.command`; the core, with a progress bar from the ``report`` extra)
+               (:mod:`searchgrade.cli.report`, over :mod:`searchgrade.report`; the core, with a progress
+               bar from the ``report`` extra)
+
+Every command line lives in this package. A subcommand's module is imported only when it is asked
+for, after the package it drives (``_ENGINES``), so that a missing extra is one ``error:`` line
+naming the extra.
 """
 from __future__ import annotations
 
@@ -17,13 +22,15 @@ _SUBCOMMANDS = {
                   "the trec_eval-compatible evaluator"),
     "ndeval": ("searchgrade.ndeval", "[-alpha A] [-beta B] [-traditional] [-c] [-M N] [-baseline FILE] QRELS RUN",
                "the ndeval-compatible diversity evaluator (alpha-nDCG, ERR-IA, NRBP, ...)"),
-    "runs": ("searchgrade.retrieval.command", "--lineup FILE --collection NAME_OR_FOLDER --out DIR",
+    "runs": ("searchgrade.cli.runs", "--lineup FILE --collection NAME_OR_FOLDER --out DIR",
              "compute (or find cached) one TREC run per retriever of a line-up file"),
-    "report": ("searchgrade.report.command", "--qrels QRELS [--collection DIR] [--lang en|ko] --out page.html "
+    "report": ("searchgrade.cli.report", "--qrels QRELS [--collection DIR] [--lang en|ko] --out page.html "
                "RUN [RUN ...]\n  {0:10s}   searchgrade report --collection NAME_OR_FOLDER --runs DIR --out report.html",
                "one self-contained HTML page comparing runs: plain TREC run files, or a folder of `runs`"),
 }
 _EXTRAS = {"runs": "retrieval", "report": "report"}
+_ENGINES = {"runs": "searchgrade.retrieval.runs", "report": "searchgrade.report.page"}
+"""The package each command line drives, imported first (the command modules import it lazily)."""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -35,6 +42,8 @@ def main(argv: list[str] | None = None) -> int:
         import importlib
 
         try:
+            if argv[0] in _ENGINES:
+                importlib.import_module(_ENGINES[argv[0]])
             module = importlib.import_module(_SUBCOMMANDS[argv[0]][0])
         except ImportError as err:
             extra = _EXTRAS.get(argv[0], "core")

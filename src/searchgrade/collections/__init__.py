@@ -1,9 +1,13 @@
-"""Test collections as plain dictionaries: one base module, one module per source.
+"""Test collections as plain dictionaries: one base module, one module per source, one front door.
+
+To add a collection: a loader module here, ``load_x(data_dir, **options) -> Collection``, ending with
+``register("x", load_x)`` (:func:`register`), and imported below; ``load("x")`` then finds it.
 
 ``load(name)`` returns a :class:`Collection` (corpus, queries, qrels, meta) for
 ``"cranfield"``, ``"korquad-dev"``, ``"autorag"``, ``"ko-strategyqa-dev"``,
 ``"miracl-ko"`` (and its query variants ``"miracl-ko-spacing"``, ``-josa``, ``-jamo``), or
-any BEIR-format folder given by its path; :func:`register` adds another loader.
+any BEIR-format folder given by its path. :func:`load_collection` is the front door of the
+commands and the run engine: a registered name, a pinned hub collection, or a BEIR folder.
 
 ========================  ============================================================
 module                    what it reads
@@ -15,6 +19,8 @@ module                    what it reads
 :mod:`.strategyqa`        Ko-StrategyQA dev (queries and judgments)
 :mod:`.miracl`            MIRACL-ko dev, judged pools (2,835 passages, 213 questions, human judgments)
 :mod:`.beir`              any BEIR folder (``corpus.jsonl``, ``queries.jsonl``, ``qrels/*.tsv``)
+:mod:`.resolve`           :func:`load_collection` (names, the hub, BEIR folders), :func:`with_queries`,
+                          :func:`collection_hash`, hub collections, JSON-lines qrels as TSV
 ========================  ============================================================
 
 The loaders need only the core's numpy and pandas, except AutoRAG, which reads
@@ -45,6 +51,14 @@ from .cranfield import (
 )
 from .korquad import korquad_docid, load_korquad
 from .miracl import MIRACL_VARIANTS, load_miracl_ko
+from .resolve import (
+    HUB_COLLECTIONS,
+    collection_hash,
+    dropped_note,
+    load_collection,
+    load_hub_collection,
+    with_queries,
+)
 from .strategyqa import back_reference, back_references, load_ko_strategyqa_dev
 
 __all__ = [
@@ -53,6 +67,12 @@ __all__ = [
     "LOADERS",
     "load",
     "register",
+    "load_collection",
+    "with_queries",
+    "collection_hash",
+    "dropped_note",
+    "HUB_COLLECTIONS",
+    "load_hub_collection",
     "data_root",
     "trec_safe_ids",
     "qrels_statistics",

@@ -37,6 +37,15 @@ def shown(text: str, keep: int = 40, quote: bool = True) -> str:
     return f"{text[:keep - 10]!r}... ({len(text)} characters)"
 
 
+def did_you_mean(text: str, known) -> str:
+    """'; did you mean X?' for the known name closest to ``text`` (ignoring case), else ''."""
+    import difflib
+
+    lowered = {str(k).lower(): str(k) for k in known}
+    close = difflib.get_close_matches(str(text).lower(), list(lowered), n=1, cutoff=0.6)
+    return f"; did you mean {lowered[close[0]]!r}?" if close else ""
+
+
 class SourceError(FormatError):
     """A FormatError that every reader of the source would give (bytes that are not UTF-8, no data line):
     raised as soon as it is seen, and no other reader is tried."""

@@ -3,8 +3,8 @@
 =================  ==========================================================================
 module             what it holds
 =================  ==========================================================================
-:mod:`.page`       :func:`build_report`, :func:`write_report` (a folder of ``searchgrade runs``)
-:mod:`.command`    the command ``searchgrade report``: a run folder, or plain TREC run files of any system
+:mod:`.page`       :func:`build_report`, :func:`write_report` (a folder of ``searchgrade runs``); the
+                   command line ``searchgrade report`` is :mod:`searchgrade.cli.report`
 :mod:`.files`      plain run files: their names, skipped queries, the optional collection
 :mod:`.text`       the page's words in Korean (default) and English
 :mod:`.data`       the options checked and every run scored once: what the sections read
@@ -15,13 +15,13 @@ module             what it holds
 :mod:`.webfont`    the Korean web font embedded in the page
 =================  ==========================================================================
 
-This package imports neither :mod:`searchgrade.book` nor matplotlib: the book imports it
-(``searchgrade.book.diagnostics``, ``book.paired``, ``book.widgets`` and ``book.report`` re-export
-from here), never the reverse.
+This package imports neither :mod:`searchgrade.book`, :mod:`searchgrade.retrieval` nor matplotlib (it
+reads runs and their records as files, :mod:`searchgrade.io.runfolder`); the book imports it
+(``searchgrade.book.diagnostics`` re-exports the analyses, ``book.widgets`` is built on the viewer's
+public widget plumbing), never the reverse.
 """
 from __future__ import annotations
 
-from .command import main
 from .page import MEASURES, PRIMARY, build_report, write_report
 
-__all__ = ["MEASURES", "PRIMARY", "build_report", "write_report", "main"]
+__all__ = ["MEASURES", "PRIMARY", "build_report", "write_report"]

@@ -6,10 +6,10 @@
     searchgrade report --collection path/to/beir --runs runs/mine --out report.html
     searchgrade report --qrels qrels.txt --lang en --out page.html bm25.run splade.run   # any system's runs
 
-(the options are in :mod:`.command`, plain run files are read by :mod:`.files`).
+(the command line is :mod:`searchgrade.cli.report`, plain run files are read by :mod:`.files`).
 
 The page, in Korean (the book's language) or in English (``lang="en"``, :mod:`.text`), holds
-for every run of the folder (in line-up order, :func:`searchgrade.retrieval.runfolder.read_runs`):
+for every run of the folder (in line-up order, :func:`searchgrade.io.runfolder.read_runs`):
 
 1. the collection and the line-up, from the runs' own records;
 2. the main table (:func:`searchgrade.report.analyses.main_table` means, equal to
@@ -23,28 +23,31 @@ for every run of the folder (in line-up order, :func:`searchgrade.retrieval.runf
    survive the test of both differences (:func:`searchgrade.report.analyses.check_flips`);
 5. the per-query distribution of ``primary`` (:func:`~searchgrade.report.analyses.score_distribution`)
    as a table and inline SVG histograms;
-6. for each ``rerank`` run whose first stage is in the folder, the second-stage ceiling
+6. for each second-stage run (its record says ``second_stage``, e.g. ``rerank``) whose first stage
+   is in the folder, the second-stage ceiling
    (:func:`~searchgrade.report.analyses.candidate_ceiling`) and what the reordering changed;
 7. the per-query viewer (:func:`searchgrade.report.viewer.query_viewer`) over one to three runs and
    every judged query, with a search box and groups of queries where the runs differ (a seeded draw).
 
-It lives in :mod:`searchgrade.report`, which imports neither :mod:`searchgrade.book` nor matplotlib
-(the book imports it: its chapter 5 tables and viewer are this package's). A page from plain run
-files needs the core only (the ``report`` extra adds a progress bar); the Korean web font embedded in
-the page is NanumGothic, the TTF that koreanize-matplotlib ships (read as a file), converted with
-fontTools and brotli: the ``book`` extra (without it the command leaves the font out and says so).
+It lives in :mod:`searchgrade.report`, which imports neither :mod:`searchgrade.book`, nor
+:mod:`searchgrade.retrieval`, nor matplotlib (the book imports it: its chapter 5 tables and viewer
+are this package's). A page from plain run files needs the core only (the ``report`` extra adds a
+progress bar); the Korean web font embedded in the page is NanumGothic, the TTF that
+koreanize-matplotlib ships (read as a file), converted with fontTools and brotli: the ``book`` extra (without it the command leaves the font out and says so).
 The page needs no server and no network: inline CSS, the font and the viewer's script inline,
 inline SVG. The same inputs give the same page (seeded tests, no time stamp).
 """
 from __future__ import annotations
 
 import os
+import warnings
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
-
 from .. import stats
-from ..collections import Collection
+from ..collections import Collection, collection_hash, dropped_note, load_collection, with_queries
+from ..io.cache import cache_root
+from ..io.runfolder import QUERIES_RECORD, read_runs
 from ..io.types import RunLike as Run
 from .data import MEASURES, PRIMARY, STAGE_MEASURES, VIEWER_MEASURES, prepare  # noqa: F401  (STAGE/VIEWER re-exported)
 from .html import esc, page
@@ -73,7 +76,6 @@ def build_report(collection: Collection, runs: Mapping[str, Run], infos: Mapping
     states which. ``lang``: the page's own words, ``"ko"`` (default) or ``"en"`` (:mod:`.text`).
     """
     from .. import __version__
-    from ..retrieval.sources import collection_hash
 
     d = prepare(collection, runs, infos, measures, primary, n_perm, seed, alpha, missing, lang)
     steps = [*[lambda f=f: f(d) for f in SECTIONS], lambda: baseline_section(d, baseline),
@@ -106,7 +108,6 @@ def _font_css(font: bool, cache) -> str:
     """The embedded web font's stylesheet, or '' when ``font`` is False."""
     if not font:
         return ""
-    from ..retrieval.cache import cache_root
     from .webfont import embedded_css
 
     return embedded_css(Path(cache) if cache else cache_root() / "webfont")
@@ -120,15 +121,12 @@ def write_report(collection, runs_dir: str | os.PathLike, out: str | os.PathLike
 
     ``queries`` replaces the collection's queries (default: the file ``searchgrade runs --queries``
     recorded in the folder); ``baseline`` is a second folder of the same line-up on another set of the
-    collection's queries (its own recorded file), compared query by query.
+    collection's queries (its own recorded file), compared query by query. What ``intersect`` drops
+    from a folder's judgments is said in a warning.
     """
-    from ..retrieval.runfolder import read_runs
-    from ..retrieval.sources import load_collection
-
-    from ..retrieval.command import say_dropped
-
     base = load_collection(collection, split, intersect)
-    say_dropped(base)
+    if intersect and dropped_note(base):
+        warnings.warn(dropped_note(base), stacklevel=2)
     coll = _queried(base, runs_dir, queries)
     folder = read_runs(runs_dir, coll, retrievers)
     if baseline is not None:
@@ -164,8 +162,6 @@ def write_page(text: str, out: str | os.PathLike) -> Path:
 def _queried(coll: Collection, folder, queries) -> Collection:
     """The collection with the queries a folder's runs were made on: ``queries``, else its recorded file."""
     import json
-
-    from ..retrieval.sources import QUERIES_RECORD, with_queries
 
     record = Path(folder) / QUERIES_RECORD
     if queries is None and record.is_file():

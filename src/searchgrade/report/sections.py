@@ -224,7 +224,7 @@ def _distribution_section(d: Data) -> str:
 
 
 def _stage_rows(d: Data, name: str, info: dict) -> str | None:
-    """The ceiling table of one rerank run, or None if its first stage is not in the folder."""
+    """The ceiling table of one second-stage run, or None if its first stage is not in the folder."""
     settings = info.get("settings") or {}
     first = (info.get("inputs") or [i["name"] for i in settings.get("inputs", [])] or [None])[0]
     if first not in d.runs:
@@ -251,12 +251,16 @@ def _stage_rows(d: Data, name: str, info: dict) -> str | None:
 
 
 def _second_stage_section(d: Data) -> str:
-    """For each rerank run: Recall@candidates before and after, queries no reordering can help."""
-    reranks = {n: i for n, i in d.infos.items() if i and (i.get("kind") or (i.get("settings") or {}).get("kind")) == "rerank"}
-    if not reranks:
+    """For each second-stage run: Recall@candidates before and after, queries no reordering can help.
+
+    A run is a second stage when its record says so (``second_stage``, a property of its retriever kind,
+    :class:`searchgrade.retrieval.kinds.Kind`), so that a new second-stage kind gets this section too.
+    """
+    stages = {n: i for n, i in d.infos.items() if i and i.get("second_stage")}
+    if not stages:
         return ""
-    parts = [_stage_rows(d, n, info) for n, info in reranks.items()]
-    missing = [n for n, p in zip(reranks, parts) if p is None]
+    parts = [_stage_rows(d, n, info) for n, info in stages.items()]
+    missing = [n for n, p in zip(stages, parts) if p is None]
     intro = note(esc(d.t("stage_intro")))
     lost = note(esc(d.t("stage_lost", names=", ".join(missing)))) if missing else ""
     return section("second-stage", d.t("h_stage"), intro + "".join(p for p in parts if p) + lost)

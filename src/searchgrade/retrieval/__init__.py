@@ -1,5 +1,8 @@
 """Retrieval models that make runs to grade: sparse (BM25 and analysers), Korean tokenisers, dense encoders, fusion.
 
+To add a retriever kind: a :class:`~.kinds.Kind` row (keys, ``run``, checks, keyed modules) passed to
+:func:`~.kinds.register_kind` in :mod:`.kinds`; line-up files, the engine and the cache keys read the row.
+
 ========================  ==================================================================
 module                    what it holds
 ========================  ==================================================================
@@ -10,7 +13,6 @@ module                    what it holds
 :mod:`.fusion`            RRF, convex combination, a second stage over candidates
 :mod:`.chunking`          chunking documents for RAG evaluation, a BM25 chunk index
 :mod:`.tokens`            token lists cached by content hash (BM25 runs and chunk pieces)
-:mod:`.cache`             where caches live (``$SEARCHGRADE_CACHE``, the user's cache folder)
 :mod:`.lineup`            line-up files (TOML): retrievers and their settings, checked before running
 :mod:`.schema`            the value types and shared key groups of line-up keys
 :mod:`.available`         what is checked before running: packages, models on disk, CUDA
@@ -18,10 +20,11 @@ module                    what it holds
 :mod:`.runs`              cached TREC runs of any line-up (the engine behind ``searchgrade runs``)
 :mod:`.models`            the tokenisers, encoders and scorers of a process, one per settings
 :mod:`.workspace`         what the runs of one collection share: texts, tokens, dense indexes
-:mod:`.sources`           collections by name, from the model hub (pinned) or a BEIR folder
-:mod:`.runfolder`         reading a folder of runs back, checked against its record
-:mod:`.command`           the ``searchgrade runs`` command line
 ========================  ==================================================================
+
+Collections by name, from the hub or a folder, are :func:`searchgrade.collections.load_collection`;
+where caches live is :mod:`searchgrade.io.cache`; reading a folder of runs back is
+:mod:`searchgrade.io.runfolder`; the ``searchgrade runs`` command line is :mod:`searchgrade.cli.runs`.
 
 The names of :mod:`.sparse` are available here directly (``retrieval.search``,
 ``retrieval.BM25Okapi``). Kiwi, MeCab, torch and the encoders are imported only

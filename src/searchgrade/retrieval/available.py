@@ -11,7 +11,7 @@ import importlib.util
 import os
 from pathlib import Path
 
-from .schema import did_you_mean
+from ..io.errors import did_you_mean
 
 __all__ = ["tokeniser_problem", "model_problem", "cuda_available", "offline"]
 

@@ -2,7 +2,7 @@
 
 The encoders themselves (:class:`Encoder`, ``e5``, ``use``, ``minilm``, any sentence-transformers
 model) and their on-disk embedding cache live in :mod:`.encoders`; every name of that module is
-available here too (``dense.get_encoder``, ``dense.Encoder``, ``dense.cache_root``, ...)::
+available here too (``dense.get_encoder``, ``dense.Encoder``, ...)::
 
     index = DenseIndex("e5", collection.corpus)          # documents embedded once (cached on disk)
     run = index.search(collection.queries, k=100)        # {qid: {docid: cosine}}
@@ -19,7 +19,6 @@ from pathlib import Path
 
 import numpy as np
 
-from .cache import cache_root
 from .encoders import (
     ENCODERS,
     ENCODING_VERSION,
@@ -45,7 +44,6 @@ __all__ = [
     "ENCODERS",
     "get_encoder",
     "minilm_path",
-    "cache_root",
     "DenseIndex",
     "dense_search",
     "doc_text",

@@ -26,7 +26,7 @@ with ``HF_HUB_OFFLINE=1`` and ``TRANSFORMERS_OFFLINE=1`` unless those are set
 otherwise; a model that is not on disk fails with a message saying so.
 
 Embeddings are cached under ``data/cache/embeddings/`` (or
-``$SEARCHGRADE_CACHE/embeddings``, :func:`.cache.cache_root`) in one ``.npy`` file per (encoder
+``$SEARCHGRADE_CACHE/embeddings``, :func:`searchgrade.io.cache.cache_root`) in one ``.npy`` file per (encoder
 settings, query/document side, texts): the key is a SHA-256 over the model id,
 the prefixes, the package versions and every text, so a changed text or a new
 package version never reuses stale vectors.
@@ -45,7 +45,7 @@ from pathlib import Path
 
 import numpy as np
 
-from .cache import cache_root
+from ..io.cache import cache_root
 from .optional import require
 
 __all__ = [

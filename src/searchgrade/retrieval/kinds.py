@@ -20,6 +20,9 @@ field              what it holds
 ``modules``        modules (dotted names) whose code decides its runs: an edit of one
                    recomputes exactly the runs of the kinds that name it
 ``family``         the default ``family`` (BM25, dense, hybrid)
+``second_stage``   True for a stage that reorders the top ``depth`` candidates of its one
+                   input: its runs' records say so, and ``searchgrade report`` shows what
+                   the reordering could change and did (the second-stage section)
 =================  =====================================================================
 
 A new kind is one :func:`register_kind` call with its row plus the module that computes it; the
@@ -33,10 +36,10 @@ import math
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from ..io.errors import did_you_mean
 from ..io.types import Run
 from . import available, fusion, models
-from .schema import BOOL, COMMON, FIELDS, INPUTS, INT, NUM, NUMS, REQUIRED, ST_OPTIONS, STR, STRS
-from .schema import DEVICE, did_you_mean
+from .schema import BOOL, COMMON, DEVICE, FIELDS, INPUTS, INT, NUM, NUMS, REQUIRED, ST_OPTIONS, STR, STRS
 from .workspace import Workspace
 
 __all__ = ["Kind", "Table", "KINDS", "FUSION_KINDS", "NORMALISATIONS", "SCORERS", "register_kind", "describe"]
@@ -71,6 +74,7 @@ class Kind:
     available: Callable[[Mapping], tuple[str, str] | None] | None = None
     modules: tuple[str, ...] = ()
     family: str = "hybrid"
+    second_stage: bool = False
 
     def __post_init__(self):
         if not self.name or any(c.isspace() for c in self.name):
@@ -308,4 +312,5 @@ for _name, (_description, _keys) in _FUSED.items():
 register_kind(Kind("rerank", "a second stage: one run's top candidates re-scored by a cross- or bi-encoder",
                    {**INPUTS, "depth": (INT, REQUIRED), "scorer": (STR, "cross-encoder"), "model": (STR, REQUIRED),
                     **ST_OPTIONS, "max_length": (INT, None), **FIELDS},
-                   _rerank_run, _model_check, _rerank_models, _model_available, _FUSION + _DENSE))
+                   _rerank_run, _model_check, _rerank_models, _model_available, _FUSION + _DENSE,
+                   second_stage=True))

@@ -78,10 +78,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..io import FormatError
+from ..io.errors import did_you_mean
 from . import available
 # FUSION_KINDS, NORMALISATIONS and SCORERS are re-exported: they were declared here before .kinds held them
 from .kinds import FUSION_KINDS, KINDS, NORMALISATIONS, SCORERS, Table  # noqa: F401
-from .schema import COMMON, DEFAULT_DEPTH, DEFAULT_FIELDS, DEVICE, INT, NUM, REQUIRED, STR, STRS, did_you_mean, type_ok
+from .schema import COMMON, DEFAULT_DEPTH, DEFAULT_FIELDS, DEVICE, INT, NUM, REQUIRED, STR, STRS, type_ok
 
 __all__ = [
     "KINDS",

@@ -17,8 +17,9 @@ fusion and second stages). A run whose key and checksum match is read back inste
 a damaged file, a changed text, setting, model folder or module recomputes exactly the runs it
 affects. The code that only reads or describes runs lives elsewhere, so editing it recomputes
 nothing: the line-up parser (:mod:`.lineup`, whose output, the settings, is in the key, with
-:mod:`.schema` and :mod:`.available`), collection sources (:mod:`.sources`, whose output is
-hashed), the folder reader (:mod:`.runfolder`) and the command line (:mod:`.command`,
+:mod:`.schema` and :mod:`.available`), the collections (:mod:`searchgrade.collections`, whose output
+is hashed), the caches' place (:mod:`searchgrade.io.cache`), the folder reader
+(:mod:`searchgrade.io.runfolder`) and the command line (:mod:`searchgrade.cli.runs`,
 ``searchgrade runs``).
 
 What a kind computes is its row's ``run`` function (:mod:`.kinds`); this module only orders the
@@ -41,14 +42,14 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..checksums import sha256 as _checksum
-from ..collections import Collection
+from ..collections import Collection, collection_hash, load_collection
 from ..io import read_run, write_run
+from ..io.runfolder import MANIFEST
 from ..io.types import Run
 from . import fusion
 from .kinds import KINDS
 from .lineup import DEFAULT_DEPTH, Lineup, Retriever
 from .models import _MODELS  # noqa: F401  (this process's models; tests clear it through this module)
-from .sources import collection_hash, load_collection
 from .workspace import _WORKSPACES, Workspace, workspace  # noqa: F401  (_WORKSPACES: as _MODELS)
 
 __all__ = [
@@ -65,9 +66,6 @@ __all__ = [
     "write_manifest",
     "MANIFEST",
 ]
-
-MANIFEST = "lineup.json"
-
 
 # --------------------------------------------------------------------------- settings and keys
 
@@ -237,7 +235,8 @@ class _Job:
         sha = _checksum(run_path)
         info = {
             "key": key, "collection": coll.name, "collection_hash": self.ws.hash, "retriever": spec.name,
-            "family": spec.family, "kind": spec.kind, "description": spec.description, "inputs": list(spec.inputs),
+            "family": spec.family, "kind": spec.kind, "second_stage": KINDS[spec.kind].second_stage,
+            "description": spec.description, "inputs": list(spec.inputs),
             "origin": spec.origin, "overrides": spec.overrides, "settings": spec_settings, "depth": self.depth,
             "package": _package_fingerprint(), "seconds": round(seconds, 3), "cpu_seconds": round(cpu, 3),
             "queries": len(coll.queries), "queries_without_results": empty, "documents": len(coll.corpus),

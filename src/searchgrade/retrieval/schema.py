@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 __all__ = ["REQUIRED", "STR", "INT", "NUM", "BOOL", "STRS", "NUMS", "DEVICE", "DEFAULT_DEPTH", "DEFAULT_FIELDS",
-           "COMMON", "FIELDS", "INPUTS", "ST_OPTIONS", "type_ok", "did_you_mean"]
+           "COMMON", "FIELDS", "INPUTS", "ST_OPTIONS", "type_ok"]
 
 REQUIRED = object()
 """The default of a key that every table of its kind must give."""
@@ -29,15 +29,6 @@ INPUTS = {"inputs": (STRS, REQUIRED)}
 ST_OPTIONS = {"query_prefix": (STR, ""), "document_prefix": (STR, ""), "device": (STR, "cpu"),
               "batch_size": (INT, 32), "max_seq_length": (INT, None), "trust_remote_code": (BOOL, False)}
 """Settings of a sentence-transformers model."""
-
-
-def did_you_mean(text: str, known) -> str:
-    """'; did you mean X?' for the known name closest to ``text`` (ignoring case), else ''."""
-    import difflib
-
-    lowered = {str(k).lower(): str(k) for k in known}
-    close = difflib.get_close_matches(str(text).lower(), list(lowered), n=1, cutoff=0.6)
-    return f"; did you mean {lowered[close[0]]!r}?" if close else ""
 
 
 def type_ok(value, kind: str) -> bool:

@@ -10,10 +10,9 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from ..collections import Collection
+from ..collections import Collection, collection_hash
 from ..io.types import Run
 from . import dense
-from .sources import collection_hash
 from .tokens import tokenise
 
 __all__ = ["Workspace", "workspace"]

@@ -1,12 +1,13 @@
-"""Where the commands cache what they compute: the user's cache folder (XDG) unless ``$SEARCHGRADE_CACHE`` says.
+"""Where searchgrade caches what it computes: ``$SEARCHGRADE_CACHE``, else ``data/cache`` or the user's cache folder.
 
-``searchgrade runs`` and ``searchgrade report`` run inside :func:`user_cache`, so a user's embeddings,
-token lists, converted collections and web fonts go to ``$XDG_CACHE_HOME/searchgrade`` (default
-``~/.cache/searchgrade``), never into an installed package or a source checkout. The library itself
-(:func:`cache_root`) keeps ``data/cache`` by default: the book's ``make runs`` and its chapters
-use that folder. Embeddings (:mod:`.encoders`), token lists (:mod:`.tokens`) and converted
-collections (:mod:`.sources`) all go under :func:`cache_root`. This module is not part of any run's cache key
-(:mod:`.runs`): where a cache lives does not change a run.
+The library (:func:`cache_root`) keeps ``data/cache`` beside the project's ``data/raw`` by default:
+the book's ``make runs`` and its chapters use that folder. ``searchgrade runs`` and ``searchgrade
+report`` run inside :func:`user_cache`, so a user's embeddings, token lists, converted collections
+and web fonts go to ``$XDG_CACHE_HOME/searchgrade`` (default ``~/.cache/searchgrade``), never into an
+installed package or a source checkout. Everything cached lives under :func:`cache_root`: embeddings
+(:mod:`searchgrade.retrieval.encoders`), token lists (:mod:`searchgrade.retrieval.tokens`), converted
+collections (:mod:`searchgrade.collections.resolve`) and the report's web font. Where a cache lives
+does not change a run, so this module is in no run's cache key (:mod:`searchgrade.retrieval.runs`).
 """
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Where a run's collection comes from: built-in names, the Hugging Face hub (pinned), BEIR folders.
+"""One front door for collections: built-in names, the Hugging Face hub (pinned), BEIR folders.
 
 :func:`load_collection` resolves what ``searchgrade runs --collection`` and ``searchgrade report``
 are given: a :class:`~searchgrade.collections.Collection`, a name of
@@ -6,7 +6,7 @@ are given: a :class:`~searchgrade.collections.Collection`, a name of
 :data:`HUB_COLLECTIONS`, ``beir:<folder>`` or a BEIR folder (``split``, default ``test``). Named
 collections are fixed (checksummed raw files, pinned revisions) and loaded once per process;
 folders are read again each time. :func:`collection_hash` is what a run's cache key holds of the
-collection. Hub collections:
+collection; :func:`with_queries` swaps in another set of its queries. Hub collections:
 
 ========================  ===========================================================================
 name                      what it is
@@ -18,20 +18,20 @@ name                      what it is
 
 The files are fetched with ``huggingface_hub.hf_hub_download`` (imported only when a hub
 collection is asked for; it comes with sentence-transformers, in the ``retrieval`` extra). As for
-models (:mod:`.dense`), the hub is used only when ``HF_HUB_OFFLINE=0``; otherwise only the local
-Hugging Face cache is read, and a collection that is not there fails with a message saying how to
-get it. Without a hub, download the three files elsewhere and pass their folder instead of the
-name: ``corpus.jsonl``, ``queries.jsonl`` and ``qrels/dev.jsonl``.
+models (:mod:`searchgrade.retrieval.dense`), the hub is used only when ``HF_HUB_OFFLINE=0``; otherwise
+only the local Hugging Face cache is read, and a collection that is not there fails with a message
+saying how to get it. Without a hub, download the three files elsewhere and pass their folder instead
+of the name: ``corpus.jsonl``, ``queries.jsonl`` and ``qrels/dev.jsonl``.
 
 The hub's copy writes its qrels as JSON lines (``qrels/dev.jsonl``: ``query-id``, ``corpus-id``,
 ``score``) where BEIR's loader reads ``qrels/dev.tsv``; :func:`tsv_qrels_folder` converts them into
-a cached folder (content-addressed) that :func:`searchgrade.collections.load_beir` reads with all
-its checks. Ids containing whitespace (which TREC run files cannot hold) are renamed with
-:func:`searchgrade.collections.trec_safe_ids`; ``meta["renamed_ids"]`` maps each new id to the old one.
+a cached folder (content-addressed, under :func:`searchgrade.io.cache.cache_root`) that
+:func:`searchgrade.collections.load_beir` reads with all its checks. Ids containing whitespace (which
+TREC run files cannot hold) are renamed with :func:`searchgrade.collections.trec_safe_ids`;
+``meta["renamed_ids"]`` maps each new id to the old one.
 
-The engine (:mod:`.runs`) does not count this module's code in a run's key: what it reads is
-hashed instead. The hub loader and the JSON-lines conversion would sit as well in
-:mod:`searchgrade.collections`.
+The run engine (:mod:`searchgrade.retrieval.runs`) does not count this module's code in a run's key:
+what it reads is hashed instead.
 """
 from __future__ import annotations
 
@@ -42,13 +42,13 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from .. import collections
-from ..collections import Collection, CollectionFormatError, load_beir, trec_safe_ids
-from ..collections.beir import read_jsonl
-from .schema import did_you_mean
+from ..io.cache import cache_root
+from ..io.errors import did_you_mean
+from .base import LOADERS, Collection, CollectionFormatError, load, trec_safe_ids
+from .beir import load_beir, read_jsonl
 
-__all__ = ["load_collection", "with_queries", "QUERIES_RECORD", "collection_hash", "HubCollection", "HUB_COLLECTIONS", "load_hub_collection",
-           "tsv_qrels_folder", "safe_ids"]
+__all__ = ["load_collection", "with_queries", "collection_hash", "HubCollection", "HUB_COLLECTIONS",
+           "load_hub_collection", "tsv_qrels_folder", "common_qrels", "dropped_note", "safe_ids"]
 
 
 _COLLECTIONS: dict[str, Collection] = {}
@@ -69,7 +69,7 @@ def load_collection(name: str | os.PathLike | Collection, split: str | None = No
     text = os.fspath(name)
     if text.startswith("beir:"):
         return _beir(text[len("beir:"):], split, intersect)
-    named = text in HUB_COLLECTIONS or (text in collections.LOADERS and text not in _FOLDER_LOADERS)
+    named = text in HUB_COLLECTIONS or (text in LOADERS and text not in _FOLDER_LOADERS)
     if named and Path(text).is_dir():
         raise ValueError(f"{text!r} is both a collection name and a folder here; write beir:{text} or ./{text} for "
                          f"the folder, or run from another folder for the named collection")
@@ -84,14 +84,10 @@ def load_collection(name: str | os.PathLike | Collection, split: str | None = No
             raise ValueError(f"the collection {text!r} has its own split; --split is for BEIR folders")
         if text not in _COLLECTIONS:  # named collections are fixed (checksummed or pinned): loaded once per process
             _COLLECTIONS[text] = (load_hub_collection(text) if text in HUB_COLLECTIONS
-                                  else collections.load(text))
+                                  else load(text))
         return _COLLECTIONS[text]
     raise ValueError(f"unknown collection {text!r} and no folder of that name; known: "
                      f"{', '.join(sorted(_names()))}, or a BEIR folder{did_you_mean(text, _names())}")
-
-
-QUERIES_RECORD = "queries.json"
-"""The record ``searchgrade runs --queries`` leaves in its output folder: which queries file replaced the collection's."""
 
 
 def with_queries(coll: Collection, path: str | os.PathLike) -> Collection:
@@ -128,7 +124,7 @@ _FOLDER_LOADERS = ("beir",)
 
 def _names() -> list[str]:
     """The collection names :func:`load_collection` knows (built-in and hub)."""
-    return [n for n in [*collections.LOADERS, *HUB_COLLECTIONS] if n not in _FOLDER_LOADERS]
+    return [n for n in [*LOADERS, *HUB_COLLECTIONS] if n not in _FOLDER_LOADERS]
 
 
 def _looks_like_path(text: str) -> bool:
@@ -142,7 +138,7 @@ def _beir(folder: str, split: str | None, intersect: bool = False) -> Collection
     source, dropped = tsv_qrels_folder(folder, split), None
     if intersect:
         source, dropped = common_qrels(source, split)
-    coll = collections.load_beir(source, split=split, name=Path(folder).resolve().name)
+    coll = load_beir(source, split=split, name=Path(folder).resolve().name)
     if dropped is not None:
         coll.meta["dropped_judgments"] = dropped
     return safe_ids(coll)
@@ -175,6 +171,17 @@ def common_qrels(folder: str | os.PathLike, split: str) -> tuple[Path, dict]:
         return folder, dropped
     target = _cache_root() / f"{folder.name}-common-{_digest(sources)[:16]}"
     return _cached_folder(target, sources, split, lambda: "\n".join(kept) + "\n"), dropped
+
+
+def dropped_note(coll: Collection) -> str:
+    """What ``intersect`` dropped from a folder's qrels, as a sentence ('' when nothing was)."""
+    dropped = coll.meta.get("dropped_judgments") or {}
+    if not dropped.get("lines"):
+        return ""
+    shown = ", ".join(dropped["queries"][:10]) + (" ..." if len(dropped["queries"]) > 10 else "")
+    return (f"--intersect dropped {dropped['lines']:,} qrels lines: {len(dropped['queries']):,} queries not in "
+            f"queries.jsonl ({shown or 'none'}), {dropped['documents']:,} lines naming a document not in "
+            "corpus.jsonl")
 
 
 def collection_hash(collection: Collection) -> str:
@@ -217,8 +224,6 @@ def _offline() -> bool:
 
 def _cache_root() -> Path:
     """Where converted folders go: ``$SEARCHGRADE_CACHE/collections`` (default ``data/cache/collections``)."""
-    from .dense import cache_root
-
     return cache_root() / "collections"
 
 

@@ -1,10 +1,11 @@
-"""Reading a folder of runs back: the runs in line-up order, each checked against its record and the collection.
+"""A folder of runs: its file names, and reading it back in line-up order, each run checked against its record.
 
-``searchgrade report`` reads what ``searchgrade runs`` wrote (:mod:`.runs`): every ``*.run`` of the
-folder, in the order of ``lineup.json`` (others after it, by name), each with its ``.json`` record. A
-run whose file no longer matches the checksum in its record, or whose record names another
-collection (by :func:`.sources.collection_hash`), is refused; a plain TREC file without a record is
-read as it is (its record is None).
+``searchgrade report`` reads what ``searchgrade runs`` wrote (:mod:`searchgrade.retrieval.runs`):
+every ``*.run`` of the folder, in the order of :data:`MANIFEST` (others after it, by name), each with
+its ``.json`` record. A run whose file no longer matches the checksum in its record, or whose record
+names another collection (by :func:`searchgrade.collections.collection_hash`), is refused; a plain
+TREC file without a record is read as it is (its record is None). :data:`QUERIES_RECORD` names the
+queries file a folder's runs were made on, when it is not the collection's.
 """
 from __future__ import annotations
 
@@ -13,15 +14,22 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..checksums import sha256 as _checksum
-from ..collections import Collection
-from ..io import FormatError, read_run
-from ..io.types import Run
-from .runs import MANIFEST
-from .sources import collection_hash
+from . import read_run
+from .errors import FormatError
+from .types import Run
 
-__all__ = ["RunFolder", "read_runs", "others", "remove_others", "refresh_records"]
+if TYPE_CHECKING:
+    from ..collections import Collection
+
+__all__ = ["MANIFEST", "QUERIES_RECORD", "RunFolder", "read_runs", "others", "remove_others", "refresh_records"]
+
+MANIFEST = "lineup.json"
+"""The record ``searchgrade runs`` leaves in its output folder: the line-up's order, origin and collection."""
+QUERIES_RECORD = "queries.json"
+"""The record ``searchgrade runs --queries`` leaves in its output folder: which queries file replaced the collection's."""
 
 
 @dataclass
@@ -66,7 +74,11 @@ def read_runs(folder: str | os.PathLike, collection: Collection | None = None,
         if missing:
             raise FileNotFoundError(f"{folder}: no run for {', '.join(missing)} (have: {', '.join(names)})")
         names = list(retrievers)
-    expected = collection_hash(collection) if collection is not None else None
+    expected = None
+    if collection is not None:
+        from ..collections import collection_hash
+
+        expected = collection_hash(collection)
     runs, infos = {}, {}
     for name in names:
         infos[name] = _checked_info(folder, name, collection, expected)
@@ -134,7 +146,7 @@ def refresh_records(folder: str | os.PathLike, retrievers) -> list[str]:
 
     A cached run is found by its key, which leaves these out (a new description computes nothing), so
     ``searchgrade runs`` brings them up to date here: the report then shows the line-up's words. This
-    lives outside the engine (:mod:`.runs`), whose code is part of every run's key.
+    lives outside the engine (:mod:`searchgrade.retrieval.runs`), whose code is part of every run's key.
     """
     changed = []
     for spec in retrievers.values():
