@@ -25,8 +25,6 @@ import argparse
 import json
 import os
 import platform
-import statistics
-import subprocess
 import sys
 import tempfile
 import time
@@ -34,14 +32,14 @@ from pathlib import Path
 
 import numpy as np
 
+# one launcher for every benchmark that times a command (its peak memory read with os.wait4)
+from bench_trec_eval import median_times, timed_process
+
 HERE = Path(__file__).resolve().parent
 SHAPES = [(200, 1_000)]
 SUBTOPICS, POOL = 6, 400
 SEED = 20261203
 GOAL_WALL, GOAL_MEMORY = 1.0, 1.5  # issue 30: at most 1.0x pyndeval's time, 1.5x its peak memory
-LAUNCHER = ("import os, sys\npid = os.fork()\nif pid == 0:\n    os.execvp(sys.argv[2], sys.argv[2:])\n"
-            "_, status, ru = os.wait4(pid, 0)\nwith open(sys.argv[1], 'w') as fh:\n"
-            "    fh.write(f'{ru.ru_utime + ru.ru_stime} {ru.ru_maxrss} {os.waitstatus_to_exitcode(status)}')\n")
 NAMES = ["ERR-IA@5", "ERR-IA@10", "ERR-IA@20", "nERR-IA@5", "nERR-IA@10", "nERR-IA@20", "alpha-DCG@5",
          "alpha-DCG@10", "alpha-DCG@20", "alpha-nDCG@5", "alpha-nDCG@10", "alpha-nDCG@20", "NRBP", "nNRBP",
          "MAP-IA", "P-IA@5", "P-IA@10", "P-IA@20", "strec@5", "strec@10", "strec@20"]
@@ -78,26 +76,6 @@ def pyndeval_cli(qrels_path: str, run_path: str) -> None:
     print("runid,topic," + ",".join(NAMES))
     for topic, values in sorted(result.items(), key=lambda kv: int(kv[0])):
         print(f"bench,{topic}," + ",".join(f"{values[n]:.6f}" for n in NAMES))
-
-
-def timed_process(cmd: list[str], out: Path) -> tuple[float, float, float]:
-    """(wall s, CPU s, peak resident MiB) of one command writing its stdout to out."""
-    with open(out, "w") as fh, tempfile.TemporaryFile() as err, tempfile.NamedTemporaryFile("r") as usage:
-        t0 = time.perf_counter()
-        subprocess.run([sys.executable, "-S", "-c", LAUNCHER, usage.name, *cmd], stdout=fh, stderr=err, check=True)
-        wall = time.perf_counter() - t0
-        cpu, peak_kib, status = usage.read().split()
-        if int(status) != 0:
-            err.seek(0)
-            raise RuntimeError(f"{' '.join(cmd[:3])} failed (exit {status}): {err.read().decode()[-2000:]}")
-    return wall, float(cpu), int(peak_kib) / 1024
-
-
-def median_times(runs: list[tuple]) -> dict:
-    """Median wall, CPU and peak of repeated runs, with every run."""
-    keys = ("wall_s", "cpu_s", "peak_mb")
-    return {**{k: statistics.median(r[i] for r in runs) for i, k in enumerate(keys)},
-            "runs": [dict(zip(keys, r)) for r in runs]}
 
 
 def topic_rows(path: Path) -> dict:

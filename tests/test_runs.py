@@ -462,14 +462,20 @@ def test_searchgrade_help_lists_one_subcommand_per_line(capsys):
         assert any(line.strip().startswith(f"searchgrade {name} ") for line in lines), name
 
 
-def test_intersect_keeps_the_judgments_of_common_queries_and_says_what_it_dropped(tmp_path, monkeypatch, capsys):
-    from searchgrade.cli import runs as command
-
+def _folder_with_strays(tmp_path, monkeypatch, extra: str):
+    """A copy of the BEIR fixture whose qrels end with ``extra`` (judgments the folder cannot back), cache in tmp."""
     monkeypatch.setenv("SEARCHGRADE_CACHE", str(tmp_path / "cache"))
     folder = tmp_path / "mine"
     shutil.copytree(FIXTURE, folder)
     qrels = folder / "qrels" / "test.tsv"
-    qrels.write_text(qrels.read_text(encoding="utf-8") + "q99\td1\t1\nq1\tno-such-doc\t1\n", encoding="utf-8")
+    qrels.write_text(qrels.read_text(encoding="utf-8") + extra, encoding="utf-8")
+    return folder
+
+
+def test_intersect_keeps_the_judgments_of_common_queries_and_says_what_it_dropped(tmp_path, monkeypatch, capsys):
+    from searchgrade.cli import runs as command
+
+    folder = _folder_with_strays(tmp_path, monkeypatch, "q99\td1\t1\nq1\tno-such-doc\t1\n")
     with pytest.raises(FormatError):
         engine.load_collection(folder)                                  # refused by default, as before
     coll = engine.load_collection(folder, intersect=True)
@@ -491,11 +497,7 @@ def test_report_of_an_intersected_folder_says_what_was_dropped_once(tmp_path, mo
     from searchgrade.cli.report import main as report_main
     from searchgrade.report import write_report
 
-    monkeypatch.setenv("SEARCHGRADE_CACHE", str(tmp_path / "cache"))
-    folder = tmp_path / "mine"
-    shutil.copytree(FIXTURE, folder)
-    qrels = folder / "qrels" / "test.tsv"
-    qrels.write_text(qrels.read_text(encoding="utf-8") + "q99\td1\t1\n", encoding="utf-8")
+    folder = _folder_with_strays(tmp_path, monkeypatch, "q99\td1\t1\n")
     (tmp_path / "l.toml").write_text(BM25_ONLY.format(name="b", description=""), encoding="utf-8")
     engine._WORKSPACES.clear()
     assert command.main(["--lineup", str(tmp_path / "l.toml"), "--collection", str(folder), "--out",
