@@ -250,11 +250,11 @@ def test_cli_imports_only_public_names_of_the_core():
 
 
 def test_private_import_finder_sees_private_names():
-    text = ("from ...io import _load_columns, read_run\nfrom ...measures import _hidden\n"
+    text = ("from ...io import _read_block, read_run\nfrom ...measures import _hidden\n"
             "def f():\n    from searchgrade.measures.kernels.base import _dense_rank\n"
             "from . import args\nfrom ... import __version__\n")
     found = _private_imports(PKG / "cli" / "trec_eval" / "plan.py", text)
-    assert found == [("searchgrade.io", "_load_columns"), ("searchgrade.measures", "_hidden"),
+    assert found == [("searchgrade.io", "_read_block"), ("searchgrade.measures", "_hidden"),
                      ("searchgrade.measures.kernels.base", "_dense_rank")]
 
 
