@@ -94,10 +94,16 @@ def test_evaluate_of_files_enters_the_measures_once(tmp_path):
     assert entries(calls) == [("searchgrade.measures.engine", "evaluate")]
 
 
-def test_the_trec_eval_command_asks_the_measures_twice(tmp_path):
+@pytest.mark.parametrize("per_block", [1024, 1])
+def test_the_trec_eval_command_asks_the_measures_twice(tmp_path, monkeypatch, per_block):
     """trec_eval -q -m ndcg_cut.10 -m relstring.5 -c: once to read its -m arguments (before a file is
-    opened, so that a bad name is a usage error), once to score the run; the printer reads only what the
-    engine returned, and the missing-query warning is written from the warning's attributes."""
+    opened, so that a bad name is a usage error), once to score the run (score_run_blocks); the printer
+    reads only what the engine returned, and the missing-query warning is written from the warning's
+    attributes.  The scores come a block of queries at a time from one generator: each block it hands out,
+    and its end, resume that generator (an entry each, and nothing else enters the measures)."""
+    from searchgrade.measures import blocks
+
+    monkeypatch.setattr(blocks, "ROWS_PER_BLOCK", per_block)
     (tmp_path / "qrels").write_text("1 0 a 1\n1 0 b 0\n2 0 c 2\n3 0 d 1\n")
     (tmp_path / "run").write_text("1 Q0 a 1 2.0 r\n1 Q0 x 2 1.0 r\n2 Q0 c 1 3.0 r\n2 Q0 a 2 1.0 r\n")
     out, err = io.StringIO(), io.StringIO()
@@ -108,9 +114,11 @@ def test_the_trec_eval_command_asks_the_measures_twice(tmp_path):
                 assert main(["-q", "-m", "ndcg_cut.10", *extra, str(tmp_path / "qrels"), str(tmp_path / "run")]) == 0
         return run
 
-    for extra in [(), ("-m", "relstring.5", "-m", "num_rel", "-c")]:
+    for extra, rows in [((), 2), (("-m", "relstring.5", "-m", "num_rel", "-c"), 3)]:
         calls = walk(command(*extra))
+        n_blocks = -(-rows // per_block)
         assert entries(calls) == [("searchgrade.measures.trec_names", "trec_values"),
-                                  ("searchgrade.measures.engine", "score_run")], extra
+                                  ("searchgrade.measures.blocks", "score_run_blocks")] + \
+            [("searchgrade.measures.blocks", "_blocks")] * (n_blocks + 1), (extra, per_block)
     assert "left out of the means (as trec_eval does without -c" in err.getvalue()
     assert "relstring_5           \t1\t'1-'" in out.getvalue()

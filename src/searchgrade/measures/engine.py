@@ -175,6 +175,13 @@ class Evaluator:
         ``summary`` each measure's summary too, with ``relstring=n`` each row's relevance string of n ranks."""
         run, report = _input(run, "run")
         rows = self._rows(run)
+        values, positive, strings = self._score_rows(run, rows, relstring)
+        order = summary_order(rows)
+        sums = {m.name: summarize_column(values[m.name][order], m.agg) for m in self.measures} if summary else None
+        return Scores(rows, values, order, sums, strings, positive, report)
+
+    def _score_rows(self, run, rows: Sequence, relstring: int | None) -> tuple[dict, int, list | None]:
+        """({measure name: values}, the rows' judgments above 0, relstrings or None) of the rows of run."""
         groups = by_judged_only(self.measures) or {self.options.judged_only: []}
         values, ranked = {}, None
         for judged, measures in groups.items():
@@ -183,13 +190,11 @@ class Evaluator:
             if judged == self.options.judged_only:
                 ranked = ctx
         values = {m.name: values[m.name] for m in self.measures}
-        order = summary_order(rows)
-        sums = {m.name: summarize_column(values[m.name][order], m.agg) for m in self.measures} if summary else None
         positive = int(np.count_nonzero(ctx.qgrade > 0))  # the qrels of the rows, under either ranking
         strings = None
         if relstring is not None:
             strings = relstrings(ranked or self._ranked(run, rows, self.options.judged_only), relstring)
-        return Scores(rows, values, order, sums, strings, positive, report)
+        return values, positive, strings
 
     def evaluate(self, run) -> pd.DataFrame:
         """One row per query (index "qid"), one column per measure, named by its printed name."""

@@ -37,30 +37,32 @@ def natural_key(qid) -> tuple:
     return tuple([(0, int(p), "") if p.isdigit() else (1, 0, p) for p in _RUNS.findall(s)] + [(2, 0, s)])
 
 
-_PREFIX_NUMBER_LINE = re.compile(r"^([^\d\n]*)(\d+)$", re.MULTILINE)  # a line: text, then digits
+_PREFIX_LINE = re.compile(r"^[^\d\n]*(?=\d+$)", re.MULTILINE)  # a line's text before its digits, if it ends so
+_NUMBER_LINE = re.compile(r"\d+$", re.MULTILINE)  # the digits that end a line
 
 
 def natural_sorted(ids: list) -> list:
     """ids sorted by :func:`natural_key`; when every id is text then digits (301, q12, doc_7) by a
     cheaper key that orders them the same: (text, number, id), compared in numpy."""
-    found = []
+    prefixes = digits = []
     if all(type(q) is str for q in ids):
         joined = "\n".join(ids)
         if joined.count("\n") == len(ids) - 1:  # no id holds a line break: one id a line
-            found = _PREFIX_NUMBER_LINE.findall(joined)
-    if len(found) != len(ids) or not ids:
+            prefixes = _PREFIX_LINE.findall(joined)  # two lists of strings, not a tuple per id: less memory
+            if len(prefixes) == len(ids):  # every line is text then digits: each ends in one digit run
+                digits = _NUMBER_LINE.findall(joined)
+        del joined
+    if len(digits) != len(ids) or not ids:
         return sorted(ids, key=natural_key)
-    prefixes, digits = zip(*found)
-    numbers = list(map(int, digits))
-    if max(numbers) >= 2**63:
-        return [q for _, _, q in sorted(zip(prefixes, numbers, ids))]
+    if max(map(len, digits)) > 18:  # a number that may not fit in int64
+        return [q for _, _, q in sorted(zip(prefixes, map(int, digits), ids))]
     rank = {p: i for i, p in enumerate(sorted(set(prefixes)))}
     key_prefix = np.fromiter(map(rank.__getitem__, prefixes), dtype=np.int64, count=len(ids))
-    key_number = np.array(numbers, dtype=np.int64)
+    key_number = np.fromiter(map(int, digits), dtype=np.int64, count=len(ids))
     order = np.lexsort((key_number, key_prefix))
     same = (key_prefix[order][1:] == key_prefix[order][:-1]) & (key_number[order][1:] == key_number[order][:-1])
     if same.any():  # one number written two ways (q01, q1): the id decides
-        return [q for _, _, q in sorted(zip(prefixes, numbers, ids))]
+        return [q for _, _, q in sorted(zip(prefixes, map(int, digits), ids))]
     return [ids[i] for i in order.tolist()]
 
 

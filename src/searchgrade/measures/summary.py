@@ -19,7 +19,7 @@ from .kernels.base import MIN_GEO_MEAN
 from .names import Measure, is_ir_measure, parse_measure
 from .qrels import warn_user
 
-__all__ = ["summary_order", "summarize_column", "aggregate"]
+__all__ = ["summary_order", "summarize_column", "running_total", "finish_total", "aggregate"]
 
 
 def summary_order(rows: Sequence) -> np.ndarray:
@@ -28,23 +28,39 @@ def summary_order(rows: Sequence) -> np.ndarray:
     return np.argsort(np.array(texts, dtype=str), kind="stable") if texts else np.zeros(0, dtype=np.int64)
 
 
-def _sequential_sum(x: np.ndarray) -> float:
-    """x added up one value after another, as trec_eval's loop adds (not numpy's pairwise sum)."""
+def running_total(total, x: np.ndarray, agg: str):
+    """The total that :func:`summarize_column` finishes, carried on over values x that follow those behind
+    ``total`` (None before the first) in summary order: integers add exactly; the mean's and the geometric
+    mean's floats (the logs, for gmean) are added one value after another, starting from ``total``, as one
+    loop over all the values adds them.  Float counts (only under ``ties="expected"``) add each part's sum."""
+    if agg == "sum":
+        part = x.sum()
+        part = int(part) if x.dtype.kind in "iub" else float(part)
+        return part if total is None else total + part
+    if len(x) == 0:
+        return total
+    if agg == "gmean":
+        x = np.fromiter(map(math.log, np.maximum(x, MIN_GEO_MEAN).tolist()), dtype=np.float64, count=len(x))
+    if total is not None:
+        x = np.concatenate((np.array([total], dtype=np.float64), x.astype(np.float64, copy=False)))
     return float(np.cumsum(x, dtype=np.float64)[-1])
+
+
+def finish_total(total, n: int, agg: str):
+    """The summary of n values from their :func:`running_total`: the sum (an int when whole), the geometric
+    mean or the mean."""
+    if agg == "sum":
+        total = 0 if total is None else total
+        return int(total) if float(total).is_integer() else float(total)
+    if n == 0:
+        return float("nan")
+    return math.exp(total / n) if agg == "gmean" else total / n
 
 
 def summarize_column(x: np.ndarray, agg: str):
     """One column's summary over values in summary order: sum (an int when whole), geometric mean (trec_eval's
     floor, C's log) or mean, each added up in that order as trec_eval adds."""
-    if agg == "sum":
-        total = x.sum()
-        return int(total) if float(total).is_integer() else float(total)
-    if len(x) == 0:
-        return float("nan")
-    if agg == "gmean":
-        logs = np.fromiter(map(math.log, np.maximum(x, MIN_GEO_MEAN).tolist()), dtype=np.float64, count=len(x))
-        return math.exp(_sequential_sum(logs) / len(x))
-    return _sequential_sum(x) / len(x)
+    return finish_total(running_total(None, x, agg), len(x), agg)
 
 
 def _column_for(df: pd.DataFrame, spec) -> tuple[str, Measure]:

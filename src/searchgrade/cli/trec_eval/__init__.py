@@ -2,9 +2,10 @@
 
 It parses trec_eval's arguments (:mod:`.args`), turns the ``-m`` arguments into the lines
 trec_eval prints (:mod:`.plan`), scores the run in one call to the engine,
-:func:`searchgrade.metrics.score_run` -- the same reading, ranking, query rows and
-summaries as ``sg.evaluate`` / ``sg.aggregate`` -- and prints byte for byte what
-trec_eval prints (:mod:`.printer`) from the :class:`~searchgrade.metrics.Scores` it returns.
+:func:`searchgrade.measures.blocks.score_run_blocks` -- the same reading, ranking, query rows and
+summaries as ``sg.evaluate`` / ``sg.aggregate``, handed out a block of queries at a time -- and prints
+byte for byte what trec_eval prints (:mod:`.printer`) from each
+:class:`~searchgrade.metrics.Scores` it yields, so that it never holds every query's values at once.
 """
 from __future__ import annotations
 
@@ -17,7 +18,8 @@ from typing import Iterator
 
 import numpy as np
 
-from ...metrics import MissingQueriesWarning, Scores, score_run
+from ...measures.blocks import score_run_blocks
+from ...metrics import MissingQueriesWarning, Scores
 from .args import USAGE, TREC_EVAL_VERSION, UsageError, parse_args
 from .plan import Line, distinct_measures, plan
 from .printer import query_lines, summary_lines
@@ -32,30 +34,36 @@ def output(qrels_path, run_path, measures, query, complete, max_docs, rel_level,
     if str(qrels_path) == "-" and str(run_path) == "-":
         raise UsageError("only one of QRELS and RUN can be read from standard input ('-')")
     lengths = [line.length for line in lines if line.kind == "relstring"]
-    scores = score_run(qrels_path, run_path, distinct_measures(lines), summary=summary,
-                       relstring=lengths[0] if query and lengths else None, ties="trec",
-                       missing="zero" if complete else "ignore", rel_level=rel_level, judged_only=judged_only,
-                       max_docs=max_docs)
-    if not scores.rows:
-        raise ValueError(f"no query has both results ({run_path}) and relevance judgments ({qrels_path})")
-    rows, values, strings, summaries, runid = _printed(scores, lines, query, complete)
-    del scores  # the unordered values are gone: only what is printed stays
-    if query:
-        yield from query_lines(lines, rows, values, strings)
+    blocks = score_run_blocks(qrels_path, run_path, distinct_measures(lines), summary=summary,
+                              relstring=lengths[0] if query and lengths else None, ties="trec",
+                              missing="zero" if complete else "ignore", rel_level=rel_level,
+                              judged_only=judged_only, max_docs=max_docs)
+    positive, summaries, runid = 0, {}, ""
+    for scores in blocks:  # a block of queries at a time, in trec_eval's order: printed as it comes
+        if not scores.rows:
+            raise ValueError(f"no query has both results ({run_path}) and relevance judgments ({qrels_path})")
+        positive += scores.positive_judgments
+        rows, values, strings, summaries, runid = _printed(scores, lines, query, complete, positive)
+        del scores
+        if query:
+            yield from query_lines(lines, rows, values, strings)
+        del rows, values, strings
     if summary:
         yield from summary_lines(lines, summaries, runid)
 
 
-def _printed(scores: Scores, lines: list[Line], query: bool, complete: bool) -> tuple:
-    """What the printer needs, in trec_eval's query order: (rows, {line: values}, relstrings, {line:
-    summary}, runid), read from what the engine returned; its per-query arrays are handed over one at a time."""
+def _printed(scores: Scores, lines: list[Line], query: bool, complete: bool, positive: int) -> tuple:
+    """What the printer needs of a block, in trec_eval's query order: (rows, {line: values}, relstrings,
+    {line: summary}, runid), read from what the engine returned; its per-query arrays are handed over one at
+    a time.  ``positive``: the judgments above 0 of the rows so far (-c's num_rel, with the last block's
+    summaries)."""
     names = list(scores.values)  # the engine's column of each distinct measure (-l and -J filled in)
     column = {line: names[line.column] for line in lines if line.measure is not None}
     summaries = {}
     if scores.summaries is not None:
         summaries = {line: scores.summaries[col] for line, col in column.items()}
         if complete:
-            summaries.update(_complete_num_rel(lines, scores.positive_judgments))
+            summaries.update(_complete_num_rel(lines, positive))
     order = scores.order  # trec_eval's query order (strcmp), for printing as for its sums
     rows = [scores.rows[i] for i in order.tolist()]
     strings = None if scores.relstrings is None else [scores.relstrings[i] for i in order.tolist()]
@@ -79,7 +87,7 @@ def _complete_num_rel(lines: list[Line], positive: int) -> dict:
     m_num_rel.c's average for -c counts the judgments with ``rel > 0`` in the whole qrels file instead of
     summing the queries' values, so with ``-l 2`` its ``all`` line also counts the grade-1 documents that
     its per-query lines do not.  Under -c every qrels query is a row, so the count is the engine's
-    ``positive_judgments`` (the rows' judged grades above 0).  The command line prints that; the Python API
+    ``positive_judgments`` (the rows' judged grades above 0), added up over the blocks.  The command line prints that; the Python API
     (``NumRel(rel=2)``) keeps the sum of the per-query values.
     """
     return {line: positive for line in lines if line.name == "num_rel"}
