@@ -177,7 +177,7 @@ class Evaluator:
         rows = self._rows(run)
         values, positive, strings = self._score_rows(run, rows, relstring)
         order = summary_order(rows)
-        sums = {m.name: summarize_column(values[m.name][order], m.agg) for m in self.measures} if summary else None
+        sums = self._summaries(values, order) if summary else None
         return Scores(rows, values, order, sums, strings, positive, report)
 
     def _score_rows(self, run, rows: Sequence, relstring: int | None) -> tuple[dict, int, list | None]:
@@ -215,7 +215,11 @@ class Evaluator:
         """The summary of every measure over the rows of ``scores``, as :func:`aggregate` computes it."""
         if scores.summaries is not None:
             return dict(scores.summaries)
-        return {m.name: summarize_column(scores.values[m.name][scores.order], m.agg) for m in self.measures}
+        return self._summaries(scores.values, scores.order)
+
+    def _summaries(self, values: dict, order: np.ndarray) -> dict:
+        """{measure name: summary of its values added up in ``order``} (trec_eval's query order)."""
+        return {m.name: summarize_column(values[m.name][order], m.agg) for m in self.measures}
 
 
 def _closed_form_text() -> str:

@@ -30,8 +30,9 @@ class TrecValue(NamedTuple):
 
 
 def trec_values(requests: Sequence[tuple[str, str | None]], rel: int | None = None,
-                n_docs: int | None = None) -> tuple[list[list[TrecValue]], list[Measure]]:
-    """(the values of each ``(root, parameter text or None)`` request, the distinct measures in first-use order).
+                n_docs: int | None = None) -> list[list[TrecValue]]:
+    """The values of each ``(root, parameter text or None)`` request; ``column`` numbers the distinct measures in
+    first-use order.
 
     ``rel`` is trec_eval's -l and ``n_docs`` its -N.  ``runid`` and ``relstring`` (printed, but no measure)
     get one value without a measure, relstring's with its length.  A ValueError names the ``-m`` argument it
@@ -53,7 +54,7 @@ def trec_values(requests: Sequence[tuple[str, str | None]], rel: int | None = No
         fam, spec = trec_root(root)
         out.append([TrecValue(printed, m, distinct.setdefault(m.key, (len(distinct), m))[0], fam.integer,
                               spec.per_query, spec.summary, fam.agg) for printed, m in expanded])
-    return out, [m for _, m in distinct.values()]
+    return out
 
 
 def _length(where: str, text: str | None) -> float | None:

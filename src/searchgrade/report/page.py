@@ -125,8 +125,9 @@ def write_report(collection, runs_dir: str | os.PathLike, out: str | os.PathLike
     from a folder's judgments is said in a warning.
     """
     base = load_collection(collection, split, intersect)
-    if intersect and dropped_note(base):
-        warnings.warn(dropped_note(base), stacklevel=2)
+    note = dropped_note(base) if intersect else ""
+    if note:
+        warnings.warn(note, stacklevel=2)
     coll = _queried(base, runs_dir, queries)
     folder = read_runs(runs_dir, coll, retrievers)
     if baseline is not None:

@@ -80,7 +80,7 @@ def plan(requested: list[str], rel: int, n_docs: int | None = None) -> list[Line
     """
     requests = _requests(requested)
     try:
-        values, _ = trec_values(requests, rel, n_docs)
+        values = trec_values(requests, rel, n_docs)
     except ValueError as err:
         raise UsageError(str(err)) from None
     return [line for (root, text), printed in zip(requests, values)
