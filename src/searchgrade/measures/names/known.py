@@ -20,6 +20,7 @@ from .trec import trec_expand, trec_values
 __all__ = ["known_measures", "guesses", "suggest_trec", "trec_form"]
 
 _HEAD = re.compile(r"\s*([A-Za-z0-9_]+)\s*")  # a family name at the start of a spelling
+_CUT = re.compile(r"([A-Za-z][A-Za-z0-9]*?)[._](\d+)")  # a name and a cut-off joined by _ or .
 _POOL: dict = {}  # registry version -> (concrete names, trec_eval's printed names per root)
 
 
@@ -55,32 +56,48 @@ def _tables() -> tuple[list, dict]:
 def guesses(spelling: str) -> Iterator[str]:
     """Spellings close to an unknown measure name, the likeliest first (``nDGC@10`` -> ``nDCG@10``); unchecked."""
     text = str(spelling).strip()
+    for variant in dict.fromkeys((text, text.replace(".", "_", 1))):  # P.1O is P_1O mistyped
+        yield from _suffix_guesses(variant)
+    at = _CUT.fullmatch(text)  # a family with its cut-off after _ or . (nDCG_10, MRR.10): nDCG@10
+    if at:
+        yield from (f"{_cased(name, at.group(1))}@{at.group(2)}"
+                    for name in _close(at.group(1), list(FAMILIES) + list(ALIASES), n=2))
+    heads = _head_guesses(text)
+    yield from (guess + rest for guess, rest in heads)
+    yield from _close(text, _pool(), n=3)
+    yield from (guess for guess, rest in heads if rest)
+
+
+def _suffix_guesses(text: str) -> Iterator[str]:
+    """A trec_eval root with a bad suffix (``ndcg_cut_10x``): the root's printed names closest to it."""
     roots = {spec.root: spec for fam in FAMILIES.values() for spec in fam.trec}
-    for root in sorted(roots, key=len, reverse=True):  # a trec_eval root with a bad suffix: its printed names
+    for root in sorted(roots, key=len, reverse=True):
         spec = roots[root]
         if text.startswith(root + "_") and spec.style != "plain" and not set("@(") & set(text):
             yield from _close(text, _printed(root), n=3)
             digits = re.match(r"\d+", text[len(root) + 1:])
             if spec.cut and digits:  # the cut-off before the typo: ndcg_cut_12x -> ndcg_cut_12
                 yield f"{root}_{digits.group()}"
+
+
+def _head_guesses(text: str) -> list[tuple[str, str]]:
+    """(closest known name, the rest) for the name at the head of ``text`` (``MAPP@10``: ``MAP``, ``@10``)."""
     mt = _HEAD.match(text)
-    if mt:
-        yield from _head_guesses(text, mt)
-    yield from _close(text, _pool(), n=3)
-
-
-def _head_guesses(text: str, mt: re.Match) -> Iterator[str]:
-    """The name at the head of ``text`` replaced by the closest known names, the rest kept (``MAPP@10`` ->
-    ``MAP@10``), then alone."""
+    if not mt:
+        return []
     head, rest = mt.group(1), text[mt.end():]
     if head.lower() == "r" and rest.startswith("-"):  # ranx's r-precision, the one name with a dash
         head, rest = text.partition("@")[0], text[len(text.partition("@")[0]):]
     roots = [spec.root for fam in FAMILIES.values() for spec in fam.trec]
-    for guess in _close(head, list(FAMILIES) + list(ALIASES) + roots + list(RANX), n=3):
-        if guess.lower() in ALIASES and guess not in FAMILIES:  # an alias in the writer's case: MAPP -> MAP
-            guess = guess.upper() if head.isupper() else guess.capitalize() if head[:1].isupper() else guess
-        yield guess + rest
-        yield guess
+    return [(_cased(guess, head), rest)
+            for guess in _close(head, list(FAMILIES) + list(ALIASES) + roots + list(RANX), n=3)]
+
+
+def _cased(guess: str, head: str) -> str:
+    """An alias in the writer's case (MAPP -> MAP, Mrr -> Mrr); any other name as it is."""
+    if guess.lower() in ALIASES and guess not in FAMILIES:
+        return guess.upper() if head.isupper() else guess.capitalize() if head[:1].isupper() else guess
+    return guess
 
 
 def suggest_trec(arg: str) -> str | None:
