@@ -1,4 +1,4 @@
-"""C/W/L measures (searchgrade.measures.kernels.cwl, searchgrade.curves): names and parameters, hand-worked values, curve identities, the direct
+"""C/W/L measures (searchgrade.measures.kinds.cwl, searchgrade.curves): names and parameters, hand-worked values, curve identities, the direct
 kernels of P, RR and RBP in C/W/L form, closed-form tails against rank-by-rank curves, ties and missing queries."""
 import itertools
 import math

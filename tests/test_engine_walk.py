@@ -69,7 +69,7 @@ def test_the_tracer_sees_an_entry_per_call():
     from searchgrade.measures.names import parse_measure
 
     calls = walk(lambda: (parse_measure("P@5"), parse_measure("nDCG@10")))
-    assert entries(calls) == [("searchgrade.measures.names", "parse_measure")] * 2
+    assert entries(calls) == [("searchgrade.measures.names.parse", "parse_measure")] * 2
 
 
 @pytest.mark.parametrize("call", [
@@ -117,7 +117,7 @@ def test_the_trec_eval_command_asks_the_measures_twice(tmp_path, monkeypatch, pe
     for extra, rows in [((), 2), (("-m", "relstring.5", "-m", "num_rel", "-c"), 3)]:
         calls = walk(command(*extra))
         n_blocks = -(-rows // per_block)
-        assert entries(calls) == [("searchgrade.measures.trec_names", "trec_values"),
+        assert entries(calls) == [("searchgrade.measures.names.trec", "trec_values"),
                                   ("searchgrade.measures.blocks", "score_run_blocks")] + \
             [("searchgrade.measures.blocks", "_blocks")] * (n_blocks + 1), (extra, per_block)
     assert "left out of the means (as trec_eval does without -c" in err.getvalue()

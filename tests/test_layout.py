@@ -11,9 +11,9 @@ ROOT = Path(__file__).resolve().parents[1]
 PKG = ROOT / "src" / "searchgrade"
 PUBLIC_CORE = ["__init__", "__main__", "metrics", "curves", "trec_eval", "ndeval", "comparison",
                "checksums"]
-# core packages: the measures (registry, names, ranking, kernels), reading and writing (io) and the analyses;
+# core packages: the measures (registry, names, ranking, kinds), reading and writing (io) and the analyses;
 # each file is core, named pkg/module (a nested package pkg/sub/module)
-CORE_PACKAGES = ["io", "measures", "measures/kernels", "judges", "rag", "stats", "cli", "cli/trec_eval", "cli/ndeval",
+CORE_PACKAGES = ["io", "measures", "measures/kinds", "measures/names", "judges", "rag", "stats", "cli", "cli/trec_eval", "cli/ndeval",
                  "cli/runs", "cli/report", "fusion"]
 CORE = PUBLIC_CORE + sorted(f"{pkg}/{p.stem}" for pkg in CORE_PACKAGES for p in (PKG / pkg).glob("*.py"))
 SUBPACKAGES = {"collections", "retrieval", "report", "book"}
@@ -201,7 +201,7 @@ def test_cycle_finder_finds_a_cycle_through_a_function_level_import():
 def test_graph_counts_imports_inside_functions():
     graph = import_graph()
     assert "searchgrade.retrieval.dense" in graph["searchgrade.judges.embedding"]  # imported inside a method
-    assert "searchgrade.measures.kernels.cwl" in graph["searchgrade.measures.registry"]
+    assert "searchgrade.measures.registry" in graph["searchgrade.measures.subtopics"]  # imported inside a function
 
 
 def test_no_import_cycles():
@@ -251,11 +251,11 @@ def test_cli_imports_only_public_names_of_the_core():
 
 def test_private_import_finder_sees_private_names():
     text = ("from ...io import _read_block, read_run\nfrom ...measures import _hidden\n"
-            "def f():\n    from searchgrade.measures.kernels.base import _dense_rank\n"
+            "def f():\n    from searchgrade.measures.kinds.base import _dense_rank\n"
             "from . import args\nfrom ... import __version__\n")
     found = _private_imports(PKG / "cli" / "trec_eval" / "plan.py", text)
     assert found == [("searchgrade.io", "_read_block"), ("searchgrade.measures", "_hidden"),
-                     ("searchgrade.measures.kernels.base", "_dense_rank")]
+                     ("searchgrade.measures.kinds.base", "_dense_rank")]
 
 
 # ---------------------------------------------------------------------------
@@ -330,6 +330,57 @@ def test_the_engine_lives_in_measures():
     from searchgrade.measures import engine
 
     assert searchgrade.Evaluator is engine.Evaluator
+
+
+# ---------------------------------------------------------------------------
+# A measure in one file: every family's row is written in the module of its kernel, one module per kind
+
+KINDS = PKG / "measures" / "kinds"
+# the modules of measures/kinds/ that hold no rows: helpers shared by several kinds
+SHARED_KIND_HELPERS = {"__init__", "base", "gains", "ideal", "user_model"}
+
+
+def misplaced_rows(kinds) -> list[tuple[str, str, str]]:
+    """(family, what, where it is defined) for each row of ``kinds`` (modules with ROWS) whose kernel or user
+    model is defined in another module than the row."""
+    found = []
+    for kind in kinds:
+        for row in kind.ROWS:
+            parts = [("kernel", row.kernel)] + ([("user model", row.curve.c)] if row.curve is not None else [])
+            found += [(row.name, what, fn.__module__) for what, fn in parts if fn.__module__ != kind.__name__]
+    return found
+
+
+def _builds_rows(path: Path) -> bool:
+    """Whether a module calls ``Family(...)`` (builds a row) or assigns ``ROWS``."""
+    tree = ast.parse(path.read_text(encoding="utf-8"))
+    calls = any(isinstance(n, ast.Call) and getattr(n.func, "id", getattr(n.func, "attr", None)) == "Family"
+                for n in ast.walk(tree))
+    return calls or "ROWS" in _top_level_names(path)
+
+
+def test_each_measure_kind_is_one_file():
+    """Each module of measures/kinds/ (but the shared helpers) holds its families' rows beside their kernels and
+    user models, and is registered in KINDS; no other module builds a row, the registry included."""
+    from searchgrade.measures import registry
+
+    kinds = {p.stem for p in KINDS.glob("*.py")} - SHARED_KIND_HELPERS
+    assert {k.__name__.rpartition(".")[2] for k in registry.KINDS} == kinds
+    assert misplaced_rows(registry.KINDS) == []
+    assert [row.name for kind in registry.KINDS for row in kind.ROWS] == list(registry.FAMILIES)
+    builders = sorted(p.relative_to(PKG).as_posix() for p in PKG.rglob("*.py") if _builds_rows(p))
+    assert builders == sorted(f"measures/kinds/{k}.py" for k in kinds), builders
+    assert not _builds_rows(PKG / "measures" / "registry.py")
+
+
+def test_the_kind_rule_finds_a_row_away_from_its_kernel():
+    from types import SimpleNamespace
+
+    from searchgrade.measures.kinds import precision, sets
+
+    moved = SimpleNamespace(__name__=sets.__name__, ROWS=[precision.ROWS[0], sets.ROWS[0]])
+    assert misplaced_rows([moved]) == [("P", "kernel", precision.__name__), ("P", "user model", precision.__name__)]
+    assert _builds_rows(KINDS / "sets.py") and not _builds_rows(KINDS / "base.py")
 
 
 def test_every_command_line_lives_in_cli():

@@ -227,7 +227,7 @@ def test_strings_keep_searchgrade_readings_where_documented(tie_free):
 
 # ------------------------------------------------------------ did you mean
 @pytest.mark.parametrize("text,guess", [
-    ("nDGC@10", "nDCG@10"), ("MAPP@10", "MAP@10"), ("ndcg_cut_10x", "ndcg_cut_k"), ("Precison@5", "Precision@5"),
+    ("nDGC@10", "nDCG@10"), ("MAPP@10", "MAP@10"), ("ndcg_cut_10x", "ndcg_cut_10"), ("Precison@5", "Precision@5"),
     ("hit_rat@10", "hit_rate@10"), ("r-precison", "r-precision")])
 def test_a_misspelt_name_gets_a_short_did_you_mean(text, guess):
     with pytest.raises(ValueError) as err:

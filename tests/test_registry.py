@@ -11,7 +11,8 @@ import pytest
 import searchgrade as sg
 from searchgrade.measures.names import known_measures, parse_measure, trec_expand
 from searchgrade.measures.params import Param
-from searchgrade.measures.registry import COMMON, FAMILIES, TREC_ORDER, TREC_SETS, family, trec_root
+from searchgrade.measures.family import COMMON
+from searchgrade.measures.registry import FAMILIES, TREC_ORDER, TREC_SETS, family, trec_root
 from searchgrade.book import diagnostics
 
 QRELS = {"q1": {"a": 2, "b": 0, "c": 1, "d": 1, "x": -1}}

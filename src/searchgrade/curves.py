@@ -1,7 +1,7 @@
 """C/W/L curves: C(i), W(i) and L(i) of a measure over the ranks of one list (:func:`cwl`, :class:`CWLCurves`).
 
 The user models and the conventions (depth, gain of a grade, ties) are those of the
-C/W/L kernels in :mod:`searchgrade.measures.kernels.cwl`; this module draws them rank by rank for a
+C/W/L framework in :mod:`searchgrade.measures.kinds.user_model`; this module draws them rank by rank for a
 reader, on top of the measure parser and the :class:`~searchgrade.metrics.Evaluator`.
 """
 from __future__ import annotations
@@ -11,8 +11,8 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-from .measures.kernels.cwl import DEPTH, cwl_gain, dense
-from .measures.kernels.graded import rbp_gain
+from .measures.kinds.rbp import rbp_gain
+from .measures.kinds.user_model import DEPTH, cwl_gain, dense
 from .measures.names import parse_measure
 from .measures.registry import FAMILIES
 from .metrics import Evaluator

@@ -27,11 +27,12 @@ summaries and relevance strings in one call: what the trec_eval command prints),
 :func:`parse_measure`, :func:`known_measures`.  This module is their front door; they live in
 :mod:`searchgrade.measures`, and an evaluation enters that package once, at
 :mod:`searchgrade.measures.engine` (the Evaluator: it checks the options, indexes
-the qrels, ranks the run and calls the kernels of :mod:`searchgrade.measures.kernels`)
-or :mod:`searchgrade.measures.summary` (the sums over queries).
-:mod:`searchgrade.measures.registry` holds one entry per measure family
-(parameters, cut-off rule, aggregation, kernel, trec_eval and pytrec_eval names)
-and :mod:`searchgrade.measures.names` parses names.
+the qrels, ranks the run and calls the kernels of :mod:`searchgrade.measures.kinds`)
+or :mod:`searchgrade.measures.summary` (the sums over queries).  Each kind module of
+:mod:`searchgrade.measures.kinds` holds its families' rows (parameters, cut-off rule,
+aggregation, trec_eval, pytrec_eval, ir_measures and ranx names) beside their kernels,
+:mod:`searchgrade.measures.registry` gathers the rows into one table, and
+:mod:`searchgrade.measures.names` parses names, one module per dialect.
 
 Measures and formulas
 ---------------------
@@ -40,7 +41,7 @@ is 1 if the document at rank ``i`` is relevant, ``g_i`` its grade (0 when
 unjudged), ``k`` the cutoff.  A C/W/L family is given by its user model's
 ``C(i)``, the chance of going on after rank ``i``, with ``g(i)`` the gain at
 rank ``i`` and ``G(i) = g(1) + ... + g(i)`` (the model and the value ``sum_i
-W(i) g(i)`` are explained in :mod:`searchgrade.measures.kernels.cwl`).  The
+W(i) g(i)`` are explained in :mod:`searchgrade.measures.kinds.user_model`).  The
 table is generated from the rows of :mod:`searchgrade.measures.registry`, as
 :func:`measure_table` is.
 

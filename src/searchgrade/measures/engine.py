@@ -24,7 +24,7 @@ if TYPE_CHECKING:  # pandas is imported where a function needs it: the trec_eval
 
 from .. import io as _io
 from ..io.sources import is_source
-from .kernels.base import Ranked
+from .kinds.base import Ranked
 from .names import Measure, is_ir_measure, parse_measure
 from .options import Options
 from .qrels import QrelsIndex

@@ -1,12 +1,13 @@
-"""The registry's row type: a measure :class:`Family` and the names other tools give it (private).
+"""The row type of a measure family, :class:`Family`, and the names other tools give it (private).
 
-A :class:`Family` is one row of :mod:`searchgrade.measures.registry`: its typed parameters
-(:class:`~searchgrade.measures.params.Param`), cut-off rule, aggregation over queries, whether
-``ties="expected"`` has a closed form, whether it is graded, its kernel, its C/W/L user model,
-its formula and source, the trec_eval names it prints under (:class:`TrecName`), ir_measures'
-spellings (:class:`IrParam`), ranx's name and where the tools compute it differently
-(:class:`Differs`).  This module holds the types and what a row answers about itself; the
-rows, the aliases and trec_eval's measure order are in the registry.
+A :class:`Family` row holds its typed parameters (:class:`~searchgrade.measures.params.Param`),
+cut-off rule, aggregation over queries, whether ``ties="expected"`` has a closed form, whether it
+is graded, its kernel, its C/W/L user model, its formula and source, the trec_eval names it
+prints under (:class:`TrecName`, which pytrec_eval reports too), ir_measures' spellings
+(:class:`IrParam`, its aliases), ranx's names (:class:`RanxName`) and where the tools compute it
+differently (:class:`Differs`).  This module holds the types and what a row answers about
+itself; each row is written beside its kernel in :mod:`searchgrade.measures.kinds`, and
+:mod:`searchgrade.measures.registry` gathers them.
 """
 from __future__ import annotations
 
@@ -15,12 +16,14 @@ from typing import Callable
 
 from .params import Param, fmt_value
 
-__all__ = ["ANY", "COMMON", "Differs", "Family", "IrParam", "TrecName"]
+__all__ = ["ANY", "COMMON", "TREC_CUTS", "Differs", "Family", "IrParam", "RanxName", "TrecName"]
 
 #: Accepted by every family: condensed lists for this measure only (default: the evaluation's judged_only).
 COMMON = (Param("judged_only", bool, None, "drop unjudged documents before ranking (default: the "
                 "evaluation's judged_only)"),)
 ANY = object()  # an ir_measures redirect that applies whatever the parameter's value
+#: trec_eval's default cut-offs of P, recall, ndcg_cut, map_cut and relative_P (meas_init.c's long_cutoff_array).
+TREC_CUTS = (5, 10, 15, 20, 30, 100, 200, 500, 1000)
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,9 @@ class TrecName:
     summary: bool = True  # trec_eval prints a summary ("all") value
     pytrec_eval: bool = True  # pytrec_eval knows this root (it runs trec_eval 9's code)
     note: str = ""  # where trec_eval or pytrec_eval compute it differently from searchgrade
+    place: int | None = None  # its position in trec_eval 10.0's print order (measures.c, runid 0); None: a
+    #                           name trec_eval does not print, which the trec_eval command's -m does not read
+    sets: tuple = ()  # trec_eval's named sets listing it besides all_trec ("official", "set")
 
     @property
     def cut(self) -> bool:
@@ -66,6 +72,23 @@ class IrParam:
     to: str | None = None  # the searchgrade parameter it sets (None: it only selects a family)
     values: tuple = ()  # (ir_measures value, searchgrade value) pairs; empty: the value as it is
     family: tuple = ()  # (ir_measures value or ANY, family) pairs: NumRet(rel=1) is NumRelRet
+
+
+@dataclass(frozen=True)
+class RanxName:
+    """A ranx metric name (``ranx.metrics.metric_switch``, ranx 0.3.21) that this family computes.
+
+    ``k``: with a cut-off ("@k": ``precision@10`` is P@10), without one ("whole": ranx's k = 0, the whole
+    run, ``precision`` is SetP), or both; ``params``: what the name implies (``ndcg_burges``: gain=exp).
+    """
+
+    name: str
+    k: str = "both"  # "both", "@k" or "whole"
+    params: str = ""  # e.g. "gain=exp", written as in a measure name
+
+    def spelling(self, family: str) -> str:
+        """The searchgrade spelling ranx's name stands for, e.g. ``nDCG(gain=exp)``."""
+        return f"{family}({self.params})" if self.params else family
 
 
 @dataclass(frozen=True)
@@ -105,6 +128,11 @@ class Family:
     ranx: str = ""  # what ranx calls it (ranx.metrics.metric_switch's names), "" if ranx has none
     differs: Differs | None = None  # where the tools compute it differently
     subtopics: bool = False  # needs subtopic qrels {qid: {subtopic: {docid: grade}}} (diversity measures)
+    aliases: tuple = ()  # other spellings of its name (matched case-insensitively): ir_measures' MAP, MRR, ...
+    ranx_names: tuple = ()  # RanxName: the ranx metric names read as this family (its ranx column says them)
+    ir_fixed: tuple = ()  # (param, value): what an ir_measures *object* of the family means beyond its
+    #                       parameters (ERR: gdeval's grade scale 4); a name in text keeps searchgrade's reading
+    ir_rename: tuple = ()  # (ir_measures param, searchgrade param) for ir_measures objects (SetF: beta is beta2)
 
     @property
     def cut_suffix(self) -> str:

@@ -1,6 +1,6 @@
 """Typed measure parameters: what a value may be, and how text or a Python value becomes one (private).
 
-A :class:`Param` belongs to a measure family in :mod:`searchgrade.measures.registry`, so
+A :class:`Param` belongs to a measure family's row (:mod:`searchgrade.measures.kinds`), so
 a check belongs to one family's parameter: ``b`` is nDCG's log base and
 Utility's worth of a non-relevant retrieved document, each checked as what it
 is.  ``Param.coerce`` turns what the user wrote -- text from a measure name
@@ -16,8 +16,8 @@ import re
 from dataclasses import dataclass
 from typing import Any, Callable, Mapping
 
-__all__ = ["REL", "Param", "fmt_value", "positive", "positive_int", "open_unit", "above_one", "finite", "gain_map",
-           "recall_levels"]
+__all__ = ["REL", "MAX_GRADE", "Param", "fmt_value", "gain_order", "positive", "positive_int", "open_unit",
+           "above_one", "finite", "gain_map", "recall_levels"]
 
 
 @dataclass(frozen=True)
@@ -207,3 +207,14 @@ def fmt_value(v) -> str:
 #: The relevance level every binary family takes (``rel=``); the evaluation's ``rel_level`` when not given.
 REL = Param("rel", int, None, "grade counted as relevant (default: the evaluation's rel_level)",
             check=positive_int)
+
+#: A fixed grade scale (RBP's and ERR's ``max_grade=``); the query's largest grade when not given.
+MAX_GRADE = Param("max_grade", int, None, "grade scale fixed at this grade (default: the query's largest grade)",
+                  check=positive_int)
+
+
+def gain_order(params: dict) -> dict:
+    """Gains in the order given, as pairs: trec_eval's walk over them depends on it (keys keep it)."""
+    if isinstance(params.get("gains"), dict):
+        params["gains"] = tuple(params["gains"].items())
+    return params

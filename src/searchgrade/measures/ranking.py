@@ -21,7 +21,7 @@ from typing import Mapping, NamedTuple, Sequence
 
 import numpy as np
 
-from .kernels.base import Ranked
+from .kinds.base import Ranked
 from .qrels import NONPOOL, QrelsIndex, id_text, warn_user
 
 __all__ = ["rank", "sort_rows"]

@@ -15,7 +15,7 @@ import numpy as np
 if TYPE_CHECKING:  # pandas is imported where a function needs it: the trec_eval command never does
     import pandas as pd
 
-from .kernels.base import MIN_GEO_MEAN
+from .kinds.base import MIN_GEO_MEAN
 from .names import Measure, is_ir_measure, parse_measure
 from .qrels import warn_user
 

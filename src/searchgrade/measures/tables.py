@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 if TYPE_CHECKING:  # imported by measure_table: the trec_eval command builds no DataFrame
     import pandas as pd
 
-from .kernels.base import MIN_GEO_MEAN
-from .known import trec_form
-from .params import fmt_value
-from .registry import FAMILIES, REL
+from .kinds.base import MIN_GEO_MEAN
+from .names.known import trec_form
+from .params import REL, fmt_value
+from .registry import FAMILIES
 
 __all__ = ["formula_table", "differs_table", "closed_form_families", "measure_table"]
 

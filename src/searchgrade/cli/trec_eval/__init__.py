@@ -21,7 +21,8 @@ import numpy as np
 from ...measures.blocks import score_run_blocks
 from ...metrics import MissingQueriesWarning, Scores
 from .args import USAGE, TREC_EVAL_VERSION, UsageError, parse_args
-from .plan import Line, distinct_measures, plan
+from ...measures.names import TrecValue
+from .plan import distinct_measures, plan
 from .printer import query_lines, summary_lines
 
 __all__ = ["main", "run_trec_eval", "output", "UsageError"]
@@ -52,7 +53,7 @@ def output(qrels_path, run_path, measures, query, complete, max_docs, rel_level,
         yield from summary_lines(lines, summaries, runid)
 
 
-def _printed(scores: Scores, lines: list[Line], query: bool, complete: bool, positive: int) -> tuple:
+def _printed(scores: Scores, lines: list[TrecValue], query: bool, complete: bool, positive: int) -> tuple:
     """What the printer needs of a block, in trec_eval's query order: (rows, {line: values}, relstrings,
     {line: summary}, runid), read from what the engine returned; its per-query arrays are handed over one at
     a time.  ``positive``: the judgments above 0 of the rows so far (-c's num_rel, with the last block's
@@ -76,12 +77,12 @@ def _printed(scores: Scores, lines: list[Line], query: bool, complete: bool, pos
     return rows, values, strings, summaries, scores.report.last_run_id if scores.report else ""
 
 
-def _typed(x: np.ndarray, line: Line) -> np.ndarray:
+def _typed(x: np.ndarray, line: TrecValue) -> np.ndarray:
     """Values as printed: integers for %ld lines, floats for %6.4f lines."""
     return x.astype(np.int64 if line.kind == "long" else np.float64, copy=False)
 
 
-def _complete_num_rel(lines: list[Line], positive: int) -> dict:
+def _complete_num_rel(lines: list[TrecValue], positive: int) -> dict:
     """trec_eval 10.0's ``num_rel`` summary under -c: every qrels line with a grade above 0, whatever -l says.
 
     m_num_rel.c's average for -c counts the judgments with ``rel > 0`` in the whole qrels file instead of

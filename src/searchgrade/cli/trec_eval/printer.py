@@ -6,7 +6,7 @@ from typing import Iterator
 
 import numpy as np
 
-from .plan import Line
+from ...measures.names import TrecValue
 
 __all__ = ["query_lines", "summary_lines", "printf"]
 
@@ -79,7 +79,7 @@ def _float_width(x: np.ndarray) -> int:
     return max([6] + [len(printf(v)) for v in odd.tolist()])
 
 
-def _cell_width(line: Line, values: dict) -> int:
+def _cell_width(line: TrecValue, values: dict) -> int:
     """The widest value text of one printed column other than relstring."""
     x = values[line]
     if line.kind == "long":
@@ -87,7 +87,7 @@ def _cell_width(line: Line, values: dict) -> int:
     return _float_width(x)
 
 
-def query_lines(plan: list[Line], rows: list, values: dict, strings: list | None) -> Iterator[bytes]:
+def query_lines(plan: list[TrecValue], rows: list, values: dict, strings: list | None) -> Iterator[bytes]:
     """Per-query lines (-q), a block of queries at a time, as bytes.
 
     A block is one byte matrix, a row per query: for each run of columns between relstring columns a
@@ -129,7 +129,7 @@ def query_lines(plan: list[Line], rows: list, values: dict, strings: list | None
         yield out.tobytes().replace(b"\0", b"")
 
 
-def _fill(view: np.ndarray, run: list[Line], prefix: np.ndarray, width: int, qids: np.ndarray, values: dict,
+def _fill(view: np.ndarray, run: list[TrecValue], prefix: np.ndarray, width: int, qids: np.ndarray, values: dict,
           strings: list | None, lo: int, hi: int) -> None:
     """Write the lines of one run of columns, queries lo..hi, into view (queries, columns, line bytes)."""
     p, q = prefix.shape[1], qids.shape[1]
@@ -155,7 +155,7 @@ def _fill(view: np.ndarray, run: list[Line], prefix: np.ndarray, width: int, qid
             cells[:, i, : texts.shape[1]] = texts
 
 
-def summary_lines(plan: list[Line], summaries: dict, runid: str) -> Iterator[bytes]:
+def summary_lines(plan: list[TrecValue], summaries: dict, runid: str) -> Iterator[bytes]:
     """The "all" lines: each line's summary value (an int printed as %ld, a float as %6.4f), runid's name."""
     out = []
     for line in plan:

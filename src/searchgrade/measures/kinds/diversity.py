@@ -1,4 +1,7 @@
-"""Diversity and intent-aware kernels, computed as ndeval 4.5 computes them (ERR-IA, alpha-nDCG, NRBP, ...).
+"""The diversity and intent-aware families (ndeval 4.5's measures, ir_measures' names): rows and kernels.
+
+ERR-IA, alpha-nDCG, NRBP, ... are computed as ndeval 4.5 computes them; the rows (at the end) give
+ir_measures' names and parameters (its pyndeval provider).
 
 Every kernel here needs subtopic qrels: the evaluation puts a
 :class:`~searchgrade.measures.subtopics.SubtopicIndex` and the row ids in the
@@ -35,9 +38,11 @@ from typing import NamedTuple
 
 import numpy as np
 
+from ..family import Differs, Family
+from ..params import REL, Param
 from .base import Ranked, level as _level
 
-__all__ = ["err_ia", "nerr_ia", "alpha_dcg", "alpha_ndcg", "nrbp", "nnrbp", "ap_ia", "p_ia", "st_recall",
+__all__ = ["ROWS", "err_ia", "nerr_ia", "alpha_dcg", "alpha_ndcg", "nrbp", "nnrbp", "ap_ia", "p_ia", "st_recall",
            "DIVERSITY_NOTE"]
 
 DIVERSITY_NOTE = "needs subtopic qrels {qid: {subtopic: {docid: grade}}}"
@@ -351,3 +356,60 @@ def st_recall(ctx: Ranked, m) -> np.ndarray:
     first = (lst.p_seen == 0) & (lst.e_pos[lst.p_entry] <= m.cutoff)
     count = np.bincount(lst.p_seg[first], minlength=lst.n).astype(np.float64)
     return _ratio(count, lst.actual.astype(np.float64), lst.actual > 0)
+
+
+# ----------------------------------------------------------------------------- rows
+def _unit(v) -> str | None:
+    """alpha and beta lie in [0, 1], as ndeval requires."""
+    return "must be between 0 and 1" if not 0.0 <= v <= 1.0 else None
+
+
+_ALPHA = Param("alpha", float, 0.5, "redundancy intolerance: a subtopic's gain is (1 - alpha)^(documents "
+               "above relevant to it)", check=_unit)
+_PATIENCE = Param("beta", float, 0.5, "patience: the chance of going on to the next rank", check=_unit)
+_NDEVAL = "Clarke et al., SIGIR 2008; ndeval 4.5"
+_IA = "Agrawal et al., WSDM 2009; ndeval 4.5"
+_GAIN_IA = ("``gain_i = sum_j rel_ij (1 - alpha)^{c_ij}`` over the query's S subtopics, c_ij the documents "
+            "above rank i relevant to j")
+_DIV_ORDER = Differs("diversity run order", "(none)", "pyndeval: score, ties by docno ascending (ndeval: by "
+                     "rank; -traditional: score, ties by docno descending, as here)", "(none)")
+
+
+def _diversity(name, kernel, doc, params, **kw) -> Family:
+    """A diversity family: subtopic qrels, judged as ndeval judges them (any grade >= rel counts as 1)."""
+    return Family(name, kernel, f"{doc} (subtopic qrels)", (REL,) + tuple(params), expected=False, subtopics=True, **kw)
+
+
+ROWS = [
+    _diversity("ERR_IA", err_ia, "intent-aware ERR@k over ndeval's ideal ideal list", (_ALPHA,),
+         cutoff="required", cite="Chapelle et al., CIKM 2009; ndeval 4.5",
+         formula=f"``sum_{{i<=k}} gain_i / i`` over the same sum with ``gain_i = S (1 - alpha)^(i-1)`` (every "
+                 f"subtopic at every rank; k = 1: undivided, as in ndeval); {_GAIN_IA}"),
+    _diversity("nERR_IA", nerr_ia, "ERR_IA@k over the greedy ideal ranking's", (_ALPHA,),
+         cutoff="required", cite="Chapelle et al., CIKM 2009; ndeval 4.5",
+         formula="``ERR_IA@k / ERR_IA@k(ideal)``, the ideal ranking greedy (largest gain first, ties to the "
+                 "larger docno); 0 where alpha_DCG@k is 0"),
+    _diversity("alpha_DCG", alpha_dcg, "alpha-DCG@k over ndeval's ideal ideal list", (_ALPHA,),
+         cutoff="required", cite=_NDEVAL,
+         formula=f"``sum_{{i<=k}} gain_i / log2(i+1)`` over the same sum with ``gain_i = S (1 - alpha)^(i-1)`` "
+                 f"(k = 1: undivided, as in ndeval); {_GAIN_IA}"),
+    _diversity("alpha_nDCG", alpha_ndcg, "alpha-DCG@k over the greedy ideal ranking's", (_ALPHA,),
+         cutoff="required", cite=_NDEVAL, differs=_DIV_ORDER,
+         formula="``alpha_DCG@k / alpha_DCG@k(ideal)``, the ideal ranking greedy (largest gain first, ties to "
+                 "the larger docno); 0 where alpha_DCG@k is 0"),
+    _diversity("NRBP", nrbp, "novelty- and rank-biased precision", (_ALPHA, _PATIENCE), cutoff="none",
+         cite="Clarke, Kolla & Vechtomova, ICTIR 2009; ndeval 4.5",
+         formula="``(1 - (1 - alpha) beta) / S * sum_i gain_i beta^(i-1)`` over the whole ranking"),
+    _diversity("nNRBP", nnrbp, "NRBP over the greedy ideal ranking's", (_ALPHA, _PATIENCE), cutoff="none",
+         cite="Clarke, Kolla & Vechtomova, ICTIR 2009; ndeval 4.5",
+         formula="``NRBP / NRBP(ideal)`` (NaN, ndeval's 0/0, when no subtopic has a relevant document)"),
+    _diversity("AP_IA", ap_ia, "intent-aware AP: each subtopic's AP, averaged over the subtopics", (),
+         cutoff="none", cite=_IA,
+         formula="``(1/S) sum_j AP_j``, AP_j over the documents relevant to subtopic j (ndeval's MAP-IA)",
+         aliases=("map_ia",)),
+    _diversity("P_IA", p_ia, "intent-aware precision at k", (), cutoff="required", cite=_IA,
+         formula="``sum_{i<=k} sum_j rel_ij / (k S)``"),
+    _diversity("StRecall", st_recall, "subtopic recall: share of the subtopics covered by the top k", (),
+         cutoff="required", cite="Zhai, Cohen & Lafferty, SIGIR 2003; ndeval 4.5",
+         formula="subtopics with a relevant document in the top k, divided by S"),
+]

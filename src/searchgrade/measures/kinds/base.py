@@ -1,4 +1,4 @@
-"""Shared by every kernel: the ranked rows of a run (:class:`Ranked`), segment sums and scans, trec_eval's constants.
+"""Shared by every kind's kernels: a run's ranked rows (:class:`Ranked`), segment sums and scans, trec_eval's constants.
 
 Every kernel receives a :class:`Ranked` context: the whole run, already sorted
 and flattened into parallel numpy arrays (one entry per retrieved document,
@@ -8,9 +8,9 @@ kernel returns one float per query, computed with segment operations
 Python loop over queries.  Only the tie-aware reciprocal rank runs a short loop
 over the few queries that need it.  The experimental trec_eval measures (G,
 ndcg_rel, Rndcg), which trec_eval defines by a sequential walk down its ideal
-ranking (:func:`~searchgrade.measures.kernels.ideal._trec_ideal`), are written as the same sums taken in the same
+ranking (:func:`~searchgrade.measures.kinds.ideal._trec_ideal`), are written as the same sums taken in the same
 order, so that every value is bit for bit trec_eval's.  Which kernel computes
-which measure, with which parameters, is recorded in :mod:`searchgrade.measures.registry`.
+which measure, with which parameters, is its row's, in the same kind module.
 
 Sums that trec_eval takes rank after rank are taken in the same order here:
 ``np.bincount`` with weights adds each row's entries in array order, and

@@ -1,14 +1,30 @@
-"""trec_eval's experimental graded measures (G, ndcg_rel, Rndcg), written as its walk down the ideal ranking.
+"""trec_eval's experimental measures: binG, and G, ndcg_rel and Rndcg, written as its walk down the ideal ranking.
 
-Each sum is taken in trec_eval's order, so every value is bit for bit trec_eval's.
+binG discounts each relevant document by the non-relevant ones above it.  G, ndcg_rel and Rndcg are
+defined by trec_eval as a sequential walk down its ideal ranking
+(:func:`~searchgrade.measures.kinds.ideal._trec_ideal`); here each sum is taken in trec_eval's order,
+so every value is bit for bit trec_eval's.  Their ``gains=`` are trec_eval's ``G.1=3``, in the order given.
 """
 from __future__ import annotations
 
 import numpy as np
 
+from ..family import Family, TrecName
+from ..params import REL, Param, gain_map, gain_order
 from .base import _div, _local_cumsum, level
 from .gains import _gain, _gain_entries, _log2_table
 from .ideal import _Ideal, _trec_ideal
+
+__all__ = ["ROWS", "bin_g", "g_measure", "ndcg_rel", "rndcg"]
+
+
+# --------------------------------------------------------------------------- kernels
+def bin_g(ctx, m):
+    """binG = (1/R) sum over retrieved relevant docs of 1 / log2(2 + |non-relevant above|) (trec_eval)."""
+    L = level(ctx, m)
+    idx = ctx.where("rel", L)
+    nonrel_above = ctx.rank[idx] - ctx.running(idx, np.ones(len(idx), dtype=bool))
+    return _div(ctx.rowsum(ctx.seg[idx], 1.0 / np.log2(2.0 + nonrel_above)), ctx.num_rel(L))
 
 
 def _trec_results(ctx, m) -> tuple[np.ndarray, np.ndarray]:
@@ -136,3 +152,26 @@ def rndcg(ctx, m):
     total = ctx.rowsum(rows, dcg_at / ideal_at)
     points = np.bincount(rows, minlength=ctx.n)
     return np.where((R > 0) & (points > 0), _div(total, points), 0.0)
+
+
+# ----------------------------------------------------------------------------- rows
+_TREC_GAINS = Param("gains", dict, None, "gain per grade {grade: gain} (trec_eval's grade=gain parameters); grades "
+                    "not listed gain their grade", check=gain_map)
+
+
+ROWS = [
+    Family("binG", bin_g, "trec_eval binG (experimental)", (REL,), cutoff="none", expected=False,
+           trec=(TrecName("binG", "plain", place=19),),
+           formula="``(1/R) sum_{relevant retrieved} 1 / log2(2 + non-relevant above it)``"),
+    Family("G", g_measure, "trec_eval G (experimental)", (_TREC_GAINS,), cutoff="none", expected=False, graded=True,
+           trec=(TrecName("G", "pairs", params=("gains",), place=20),), normal=gain_order,
+           formula="``sum_i g_i / log2(2 + cost_i - gain so far_i)`` over the total ideal gain, cost_i summing "
+                   "max(ideal gain, 1) over ranks <= i; ``gains={g: v}`` as trec_eval's ``G.1=3``"),
+    Family("nDCG_rel", ndcg_rel, "trec_eval ndcg_rel (experimental)", (_TREC_GAINS,), cutoff="none", expected=False,
+           graded=True, trec=(TrecName("ndcg_rel", "pairs", params=("gains",), place=22),), normal=gain_order,
+           formula="nDCG averaged over the relevant documents (at each one retrieved; the final nDCG for the "
+                   "others); ``gains={g: v}`` as trec_eval's"),
+    Family("RnDCG", rndcg, "trec_eval Rndcg (experimental)", (REL, _TREC_GAINS), cutoff="none", expected=False,
+           trec=(TrecName("Rndcg", "pairs", params=("gains",), place=23),), normal=gain_order,
+           formula="nDCG averaged at each rank where the ideal gain drops; ``gains={g: v}`` as trec_eval's"),
+]

@@ -3,8 +3,6 @@ from __future__ import annotations
 
 import numpy as np
 
-from .binary import hit
-
 
 _EXP_FLOOR = -1100  # 2^-1100 is 0 in float64: exponents below it need not be told apart
 

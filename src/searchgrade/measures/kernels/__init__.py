@@ -1,1 +1,0 @@
-"""The kernels: vectorised per-query values of each measure family over ranked rows."""
