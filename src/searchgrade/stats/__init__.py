@@ -54,8 +54,9 @@ gives the same numbers. ``seed=None`` draws fresh randomness.
 The package's modules: :mod:`.results` (result records), :mod:`.inputs` (shared input
 checks), :mod:`.significance` (the paired tests), :mod:`.corrections` (Bonferroni, Holm, BH,
 BY), :mod:`.tukey` (Tukey's HSD), :mod:`.multiple` (pairwise, measurewise), :mod:`.topics` (swap
-rates), :mod:`.agreement` (ranking agreement), :mod:`.labels` (label agreement) and
-:mod:`.comparison_table` (the :class:`~searchgrade.comparison.Comparison` that :func:`searchgrade.compare` returns).
+rates), :mod:`.agreement` (ranking agreement), :mod:`.labels` (label agreement),
+:mod:`.comparison_table` (the :class:`~searchgrade.comparison.Comparison` that :func:`searchgrade.compare` returns)
+and :mod:`.latex` (its LaTeX table).
 
 To add a paired test: write it in :mod:`.significance` (inputs checked by :mod:`.inputs`, a record of
 :mod:`.results` with a ``p_value`` returned) and name it in :data:`TESTS`, which :func:`pairwise` and
