@@ -34,5 +34,7 @@ def test_start_up_imports_no_subpackage_and_no_scipy():
 def test_unknown_names_and_the_book_still_raise():
     with pytest.raises(AttributeError, match="has no attribute 'statz'"):
         sg.statz
-    assert "stats" in dir(sg) and "book" not in dir(sg)
-    assert "stats" not in sg.__all__            # a star import does not load every subpackage
+    assert "stats" in dir(sg) and "stats" not in sg.__all__   # a star import does not load every subpackage
+    code = ("import searchgrade as sg\ntry:\n    sg.book\nexcept AttributeError as e:\n    print('refused', e)\n"
+            "print('book' in dir(sg))")
+    assert _run(code).split("\n")[:2] == ["refused module 'searchgrade' has no attribute 'book'", "False"]
