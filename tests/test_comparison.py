@@ -186,22 +186,34 @@ def test_text_markdown_html_render_the_markers(report):
     assert "<caption>KorQuAD</caption>" in report.to_html(caption="KorQuAD")
 
 
-def test_latex_table_shape(report):
-    tex = report.to_latex(caption="runs_1 & more", label="tab:cmp")
-    lines = tex.strip().splitlines()
-    assert lines[0] == r"\begin{table}[ht]" and lines[-1] == r"\end{table}"
-    assert r"\caption{runs\_1 \& more}" in lines and r"\label{tab:cmp}" in lines
-    start = lines.index(r"\midrule")
-    body = lines[start + 1:lines.index(r"\bottomrule")]
-    assert len(body) == 4
-    for line in body:
-        assert line.endswith(r"\\") and line.count("&") == len(MEASURES) + 1
-    assert r"\begin{tabular}{ll" + "r" * len(MEASURES) + "}" in lines
-    header = lines[start - 1]
-    assert header.count("&") == len(MEASURES) + 1
-    assert len(re.findall(r"\$\^\{[a-z]+\}\$", tex)) == sum(bool(m) for m in report.markers().to_numpy().ravel())
-    bare = report.to_latex()
-    assert bare.startswith(r"\begin{tabular}") and r"\begin{table}" not in bare
+def test_tukey_is_the_test_that_decides_and_the_legend_says_so():
+    tables = {name: sg.evaluate(QRELS, run, ["AP"]) for name, run in RUNS.items()}
+    par = compare(None, tables, ["AP"], correction="tukey-parametric")
+    assert par.test is None and par.decided_by == "tukey-parametric"
+    assert par.tests["p_value"].isna().all()                  # no pairwise test ran beside Tukey's
+    wide = pd.DataFrame({n: t["AP"] for n, t in tables.items()})
+    np.testing.assert_array_equal(par.tests["p_adjusted"], stats.tukey_hsd(wide, method="parametric")["p_value"])
+    legend = par.legend()
+    assert "parametric Tukey HSD over all 4 systems (one-way layout: the systems read as unpaired samples" in legend
+    assert "paired t-test" not in legend and "randomization" not in legend and "-adjusted" not in legend
+    rnd = compare(None, tables, ["AP"], correction="tukey", n_perm=500, seed=2)
+    assert rnd.tests["p_value"].isna().all() and "sign flips" not in rnd.legend()
+    assert "randomised Tukey HSD" in rnd.legend() and "500 shuffles, seed 2" in rnd.legend()
+    assert "tukey" in repr(rnd)
+
+
+@pytest.mark.parametrize("test", ["t", "permutation", "sign"])
+@pytest.mark.parametrize("correction", ["tukey", "tukey-parametric"])
+def test_a_pairwise_test_beside_tukey_is_refused(test, correction):
+    with pytest.raises(ValueError, match=rf"correction='{correction}' is itself the test that decides.*test='{test}' "
+                                         r"would never be used: leave test out, or keep test='.*' with correction='holm'"):
+        compare(QRELS, RUNS, ["AP"], test=test, correction=correction)
+
+
+def test_the_default_test_is_the_permutation_test():
+    rep = compare(QRELS, RUNS, ["AP"], n_perm=500, seed=4)
+    assert rep.test == "permutation" and rep.decided_by == "permutation"
+    assert "paired randomization test, 500 sign flips, seed 4" in rep.legend()
 
 
 @pytest.mark.filterwarnings("ignore:.*qrels quer")   # evaluate() notes the queries a run lacks

@@ -158,7 +158,7 @@ def test_top_level_compare_corrections_and_their_legends(method, words):
 
 def test_top_level_compare_tukey():
     tables = _tables()
-    rep = compare(None, tables, ["AP", "RR"], test="t", correction="tukey-parametric")
+    rep = compare(None, tables, ["AP", "RR"], correction="tukey-parametric")
     for measure, group in rep.tests.groupby("measure"):
         wide = pd.DataFrame({n: t[measure] for n, t in tables.items()})
         theirs = pairwise_tukeyhsd(wide.to_numpy().T.ravel(), np.repeat(wide.columns, len(wide)))

@@ -42,10 +42,14 @@ Which correction (``correction``)
     ones among the significant) at ``alpha`` (:func:`searchgrade.stats.adjust`).
     ``"tukey"`` is Carterette's (2012) randomised Tukey HSD: each measure's pairs are read
     against the range of all systems' means after shuffling every query's scores across the
-    systems (``n_perm`` shuffles, ``seed``); it replaces the pairwise test's p-value as
-    ``p_adjusted`` (``p_value`` stays the pairwise test's). ``"tukey-parametric"`` is the
-    classical Tukey HSD (statsmodels' ``pairwise_tukeyhsd``). Both need ``family="measure"``;
-    with a baseline they still read each pair against the range over every system.
+    systems (``n_perm`` shuffles, ``seed``). ``"tukey-parametric"`` is the classical Tukey HSD
+    (statsmodels' ``pairwise_tukeyhsd``): a one-way layout that reads the systems as unpaired
+    samples, leaving the query effect in its error, so it is conservative for IR. Either is
+    the test that decides, not an adjustment of a pairwise test: no pairwise test runs
+    (``test`` is refused with them; ``p_value`` is NaN and ``p_adjusted`` holds Tukey's
+    family-wise p), and the legend names Tukey's HSD as the test. Both need
+    ``family="measure"``; with a baseline they still read each pair against the range over
+    every system.
 
 Markers
     Systems get letters a, b, c, ... in input order (after z: aa, ab, ...). A mean carries
@@ -103,13 +107,17 @@ def _examples(values) -> str:
 
 def _check_options(test, correction, family, alpha, on) -> None:
     """Refuse an unknown test, correction, family or alignment, or an alpha outside (0, 1), before any work."""
-    if test not in TESTS:
+    if test is not None and test not in TESTS:
         hint = " (bootstrap gives an interval, not a p-value)" if test == "bootstrap" else ""
         raise ValueError(f"unknown test {test!r}: choose one of {', '.join(map(repr, TESTS))}{hint}")
     if correction not in CORRECTIONS:
         raise ValueError(f"unknown correction {correction!r}: choose one of "
                          f"{', '.join(map(repr, CORRECTIONS[:-1]))} or None (no correction)")
-    if isinstance(correction, str) and correction.startswith("tukey") and family != "measure":
+    if test is not None and _is_tukey(correction):
+        raise ValueError(f"correction={correction!r} is itself the test that decides (Tukey's HSD over all systems), "
+                         f"so test={test!r} would never be used: leave test out, or keep test={test!r} with "
+                         "correction='holm' (or 'bonferroni', 'bh', 'by', None)")
+    if _is_tukey(correction) and family != "measure":
         raise ValueError(f"correction={correction!r} compares every pair of systems on one measure: it "
                          f"needs family='measure', not {family!r}")
     if family not in FAMILIES:
@@ -255,6 +263,11 @@ def _aggregate_column(column: pd.Series):
 # --------------------------------------------------------------------------- tests
 
 
+def _is_tukey(correction) -> bool:
+    """True for the corrections that are Tukey's HSD (a test of its own, not an adjustment of p-values)."""
+    return correction in ("tukey", "tukey-parametric")
+
+
 def _pairs(names: list, baseline) -> list[tuple]:
     """(system_a, system_b) pairs: all of them, or (baseline, other) for each other system."""
     if baseline is None:
@@ -262,11 +275,13 @@ def _pairs(names: list, baseline) -> list[tuple]:
     return [(baseline, n) for n in names if n != baseline]
 
 
-def _one_test(test: str, x: pd.Series, y: pd.Series, n_perm: int, seed):
-    """The p-value result of one paired test on two aligned columns."""
+def _one_test(test, x: pd.Series, y: pd.Series, n_perm: int, seed) -> float:
+    """The p-value of one paired test on two aligned columns; NaN when no pairwise test is run (Tukey decides)."""
+    if test is None:
+        return float("nan")
     if test in ("permutation", "randomization"):
-        return stats.permutation_test(x, y, n_perm=n_perm, seed=seed)
-    return stats.TESTS[test](x, y)
+        return float(stats.permutation_test(x, y, n_perm=n_perm, seed=seed).p_value)
+    return float(stats.TESTS[test](x, y).p_value)
 
 
 def _test_rows(tables: dict, measures: list[str], pairs: list[tuple], test: str, n_perm: int, seed) -> pd.DataFrame:
@@ -276,11 +291,11 @@ def _test_rows(tables: dict, measures: list[str], pairs: list[tuple], test: str,
         for a, b in pairs:
             x = tables[a][measure].rename(f"{a!s} {measure}")
             y = tables[b][measure].rename(f"{b!s} {measure}")
-            result = _one_test(test, x, y, n_perm, seed)
+            p_value = _one_test(test, x, y, n_perm, seed)
             xa, ya = x.to_numpy(dtype=float), y.to_numpy(dtype=float)
             rows.append({"measure": measure, "system_a": a, "system_b": b, "mean_a": float(xa.mean()),
                          "mean_b": float(ya.mean()), "diff": float((xa - ya).mean()),
-                         "p_value": float(result.p_value), "wins": int(np.count_nonzero(xa > ya)),
+                         "p_value": p_value, "wins": int(np.count_nonzero(xa > ya)),
                          "ties": int(np.count_nonzero(xa == ya)), "losses": int(np.count_nonzero(xa < ya)),
                          "n": int(xa.size)})
     return pd.DataFrame(rows)
@@ -305,7 +320,7 @@ def _adjust(tests: pd.DataFrame, tables: dict, correction, family: str, alpha: f
     p = tests["p_value"]
     if correction is None:
         adjusted = p.copy()
-    elif correction.startswith("tukey"):
+    elif _is_tukey(correction):
         adjusted = _tukey(tests, tables, correction, n_perm, seed)
     elif family == "all":
         adjusted = stats.adjust(p, correction)
@@ -318,7 +333,7 @@ def _adjust(tests: pd.DataFrame, tables: dict, correction, family: str, alpha: f
     return tests
 
 
-def compare(qrels, runs: Mapping, measures, *, baseline=None, test: str = "permutation", correction="holm",
+def compare(qrels, runs: Mapping, measures, *, baseline=None, test: str | None = None, correction="holm",
             family: str = "measure", alpha: float = 0.05, n_perm: int = 10_000, seed=stats.DEFAULT_SEED,
             on: str = "strict", **evaluate_options) -> Comparison:
     """Score and test every pair of systems (or every system against ``baseline``) on each measure.
@@ -328,15 +343,19 @@ def compare(qrels, runs: Mapping, measures, *, baseline=None, test: str = "permu
     :func:`searchgrade.evaluate` holding every measure as a column (``qrels`` may then be None);
     ``qrels`` as ``searchgrade.io.as_qrels`` accepts them. ``evaluate_options`` (``missing=``,
     ``ties=``, ``rel_level=``, ...) go to :class:`searchgrade.Evaluator` for the runs scored
-    here. ``test``: ``"permutation"`` (``n_perm`` sign flips, seeded), ``"t"`` or ``"sign"``.
-    ``correction``: ``"holm"`` (default), ``"bonferroni"``, ``"bh"``, ``"by"`` (see
+    here. ``test``: ``"permutation"`` (the default: ``n_perm`` sign flips, seeded), ``"t"`` or
+    ``"sign"``. ``correction``: ``"holm"`` (default), ``"bonferroni"``, ``"bh"``, ``"by"`` (see
     :mod:`searchgrade.stats.corrections`), ``"tukey"`` (Carterette's randomised Tukey HSD,
-    ``n_perm`` shuffles seeded by ``seed``), ``"tukey-parametric"`` or None; ``family``: within
+    ``n_perm`` shuffles seeded by ``seed``), ``"tukey-parametric"`` or None. Tukey's HSD is a
+    test of its own: with it no pairwise test runs (``p_value`` is NaN, ``p_adjusted`` is
+    Tukey's p), and naming a ``test`` as well is refused. ``family``: within
     each measure (default), each pair, or over all tests (Tukey: each measure only);
     ``significant`` is ``p_adjusted <= alpha``. Query alignment (``on``) and
     the marker rule are described in the module docstring.
     """
     _check_options(test, correction, family, alpha, on)
+    if test is None and not _is_tukey(correction):
+        test = "permutation"
     names = _system_names(runs, baseline)
     measures = _measure_list(measures)
     tables, dropped = _align(_per_query(qrels, runs, names, measures, evaluate_options), on)
@@ -348,6 +367,6 @@ def compare(qrels, runs: Mapping, measures, *, baseline=None, test: str = "permu
                       seed=seed if _uses_shuffles(test, correction) else None, dropped=dropped)
 
 
-def _uses_shuffles(test: str, correction) -> bool:
+def _uses_shuffles(test, correction) -> bool:
     """True when n_perm and seed shape the result (permutation test or randomised Tukey HSD)."""
     return test in ("permutation", "randomization") or correction == "tukey"

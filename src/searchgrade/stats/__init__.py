@@ -41,6 +41,20 @@ Tests and what they assume
 * :func:`swap_rate` and :func:`swap_rates_by_difference`: the topic-set-size experiment of
   Voorhees & Buckley (2002): how often a sample of ``N`` queries orders two systems the
   other way round.
+* :func:`topic_set_size`, :func:`power` and :func:`expected_ci_width`: Sakai's (2016) topic set
+  size design, computed exactly: how many topics a paired t-test (noncentral t), a one-way
+  ANOVA over several systems (noncentral F, Sakai's minimum range) or a confidence interval of
+  capped width (Sakai's width formula) needs, from a minimum difference and a variance or a
+  topics x systems score matrix of past results (:func:`within_system_variance`)::
+
+      >>> from searchgrade import stats
+      >>> stats.topic_set_size(0.05, 0.04).n        # difference 0.05, its variance 0.04
+      128
+      >>> stats.topic_set_size(0.1, 0.05, design="anova", n_systems=10).n
+      158
+      >>> round(stats.power(50, 0.05, 0.04), 3)     # what 50 topics give the paired t-test
+      0.41
+
 * :func:`kendall_tau` and :func:`tau_ap`: agreement of two rankings of the same systems
   (Kendall's tau-b; Yilmaz, Aslam & Robertson's 2008 AP correlation, which weighs swaps
   near the top more).
@@ -54,8 +68,9 @@ gives the same numbers. ``seed=None`` draws fresh randomness.
 The package's modules: :mod:`.results` (result records), :mod:`.inputs` (shared input
 checks), :mod:`.significance` (the paired tests), :mod:`.corrections` (Bonferroni, Holm, BH,
 BY), :mod:`.tukey` (Tukey's HSD), :mod:`.multiple` (pairwise, measurewise), :mod:`.topics` (swap
-rates), :mod:`.agreement` (ranking agreement), :mod:`.labels` (label agreement) and
-:mod:`.comparison_table` (the :class:`~searchgrade.comparison.Comparison` that :func:`searchgrade.compare` returns).
+rates), :mod:`.design` (topic set size and power), :mod:`.agreement` (ranking agreement), :mod:`.labels` (label agreement),
+:mod:`.comparison_table` (the :class:`~searchgrade.comparison.Comparison` that :func:`searchgrade.compare` returns)
+and :mod:`.latex` (its LaTeX table).
 
 To add a paired test: write it in :mod:`.significance` (inputs checked by :mod:`.inputs`, a record of
 :mod:`.results` with a ``p_value`` returned) and name it in :data:`TESTS`, which :func:`pairwise` and
@@ -63,6 +78,7 @@ To add a paired test: write it in :mod:`.significance` (inputs checked by :mod:`
 """
 from .agreement import kendall_tau, tau_ap
 from .corrections import METHODS, adjust, bh, bonferroni, by, holm
+from .design import DESIGNS, TopicSetSize, expected_ci_width, power, topic_set_size, within_system_variance
 from .labels import AgreementResult, cohen_kappa, fleiss_kappa, krippendorff_alpha
 from .multiple import CORRECTIONS, TESTS, mean_over_runs, measurewise, pairwise
 from .results import DEFAULT_SEED, BootstrapResult, PermutationResult, SignTestResult, TTestResult
@@ -95,6 +111,12 @@ __all__ = [
     "mean_over_runs",
     "swap_rate",
     "swap_rates_by_difference",
+    "DESIGNS",
+    "TopicSetSize",
+    "topic_set_size",
+    "power",
+    "expected_ci_width",
+    "within_system_variance",
     "kendall_tau",
     "tau_ap",
     "AgreementResult",

@@ -17,7 +17,9 @@ All three ask how much more two or more judges agree than chance would make them
   missing (NaN), and the level of measurement chooses the distance: ``"nominal"`` (equal or
   not), ``"ordinal"`` (by ranks of the labels' frequencies), ``"interval"`` (squared
   difference), ``"ratio"`` (squared relative difference). Takes raters x items and equals
-  the ``krippendorff`` package's ``alpha``.
+  the ``krippendorff`` package's ``alpha``. Integer labels stay exact at every level: beyond
+  2**53, where a float no longer tells ``n`` from ``n + 1``, they are kept as Python integers
+  (differences and sums taken exactly, then rounded once) instead of merging.
 
 When chance agreement is already perfect (one category only), the statistic is 0 / 0:
 the functions warn and return NaN, as scikit-learn does.
@@ -44,6 +46,9 @@ LEVELS = ("nominal", "ordinal", "interval", "ratio")
 
 WEIGHTS = (None, "linear", "quadratic")
 """Weightings :func:`cohen_kappa` knows."""
+
+_FLOAT_EXACT = 2 ** 53
+"""Every integer up to this size is a float exactly; larger integer labels are kept as Python integers."""
 
 
 @dataclass(frozen=True)
@@ -278,11 +283,21 @@ def _distances(domain: np.ndarray, n_v: np.ndarray, level: str) -> np.ndarray:
         hi = np.maximum.outer(np.arange(domain.size), np.arange(domain.size))
         between = cumulative[hi + 1] - cumulative[lo]
         return (between - (n_v[:, None] + n_v[None, :]) / 2.0) ** 2
+    if domain.dtype.kind == "O":                    # exact labels (integers beyond 2**53): Python arithmetic
+        return _exact_distances(domain, level)
     diff = domain[:, None] - domain[None, :]
     if level == "interval":
         return diff ** 2
     total = domain[:, None] + domain[None, :]
     return np.divide(diff, total, out=np.zeros_like(diff), where=total != 0) ** 2
+
+
+def _exact_distances(domain: np.ndarray, level: str) -> np.ndarray:
+    """Interval or ratio distances of exact labels: differences and sums in Python numbers, then one rounding."""
+    values = [int(v) if isinstance(v, (int, np.integer)) else float(v) for v in domain]
+    if level == "interval":
+        return np.array([[float((a - b) ** 2) for b in values] for a in values])
+    return np.array([[((a - b) / (a + b)) ** 2 if a + b != 0 else 0.0 for b in values] for a in values])
 
 
 def _alpha_from_counts(value_counts: np.ndarray, domain: np.ndarray, level: str) -> float:
@@ -303,13 +318,26 @@ def _alpha_from_counts(value_counts: np.ndarray, domain: np.ndarray, level: str)
     return float(1.0 - (o * d).sum() / expected)
 
 
+def _beyond_float(table: np.ndarray, missing: np.ndarray) -> bool:
+    """True when an integer label is too large for a float to hold it exactly (|label| > 2**53)."""
+    if table.dtype.kind in "iu":
+        return bool(table.size) and (int(table.max()) > _FLOAT_EXACT or int(table.min()) < -_FLOAT_EXACT)
+    if table.dtype.kind != "O":
+        return False
+    return any(isinstance(v, (int, np.integer)) and not isinstance(v, (bool, np.bool_)) and abs(int(v)) > _FLOAT_EXACT
+               for v in table[~missing])
+
+
 def _alpha_counts(table: np.ndarray, level: str) -> tuple[np.ndarray, np.ndarray]:
     """(value domain, units x values counts) from raters x items labels with missing ones skipped."""
     missing = _missing_mask(table)
     if level != "nominal":
-        table = _numeric(table, "data", f"the {level} level needs numeric labels (use level='nominal' "
-                         "for categories)")
-        missing = np.isnan(table)
+        numbers = _numeric(table, "data", f"the {level} level needs numeric labels (use level='nominal' "
+                           "for categories)")
+        if _beyond_float(table, missing):
+            table = table.astype(object)            # keep 2**53 and 2**53 + 1 apart: exact Python numbers
+        else:
+            table, missing = numbers, np.isnan(numbers)
     present = table[~missing]
     if present.size == 0:
         raise ValueError("data has no labels at all (every entry is missing)")
@@ -338,11 +366,10 @@ def krippendorff_alpha(data, *, level: str = "nominal", ci=None, n_boot: int = 2
     if (counts.sum(axis=1) < 2).all():
         raise ValueError("no item has labels from two raters or more: alpha needs pairs of labels "
                          "(data is raters x items; transpose it if items are rows)")
-    numeric_domain = domain.astype(float) if level != "nominal" else domain
-    value = _alpha_from_counts(counts, numeric_domain, level)
+    value = _alpha_from_counts(counts, domain, level)
     if np.isnan(value):
         value = _undefined("Krippendorff's alpha")
     if ci_level is None:
         return value
     return _bootstrap("Krippendorff's alpha", value, counts.shape[0],
-                      lambda i: _alpha_from_counts(counts[i], numeric_domain, level), ci_level, n_boot, seed)
+                      lambda i: _alpha_from_counts(counts[i], domain, level), ci_level, n_boot, seed)

@@ -15,11 +15,16 @@ other. That keeps the family-wise error rate at ``alpha`` over all ``k (k - 1) /
   variance, ``N - k`` degrees of freedom), ``q = |mean_i - mean_j| / sqrt(MSE / 2 * (1/n_i + 1/n_j))``
   and ``p = P(Q_{k, N-k} >= q)`` from scipy's studentized range. It ignores that the
   systems were scored on the same queries (the query effect stays in ``MSE``), so it is
-  conservative for IR; it is here as the textbook reference.
+  conservative for IR; it is here as the textbook reference. When every system scores one
+  value on every query, ``MSE`` is 0: a pair whose means differ gets ``p = 0`` and a pair whose
+  means tie gets NaN with a ``RuntimeWarning`` (its statistic is 0 / 0, NaN in statsmodels
+  too), not 1.0: no test was possible, and a 1.0 would read as evidence of no difference.
+  Such a pair is never significant.
 """
 from __future__ import annotations
 
 import itertools
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -82,15 +87,31 @@ def _randomized_p(matrix: np.ndarray, diffs: np.ndarray, n_perm: int, seed) -> n
 def _parametric_p(matrix: np.ndarray, pairs: list[tuple[int, int]]) -> np.ndarray:
     """Classical Tukey HSD p-values (one-way layout, pooled within-system variance)."""
     n, k = matrix.shape
+    if (matrix == matrix[0]).all():
+        return _zero_variance_p(matrix[0], pairs)
     means = matrix.mean(axis=0)
     dof = n * k - k
     mse = float(((matrix - means) ** 2).sum()) / dof
-    out = []
     se = np.sqrt(mse / n)                       # sqrt(MSE / 2 * (1/n + 1/n)): every system has n queries
-    for i, j in pairs:
-        q = abs(means[i] - means[j]) / se if se > 0 else (np.inf if means[i] != means[j] else 0.0)
-        out.append(float(_sp.studentized_range.sf(q, k, dof)) if np.isfinite(q) else 0.0)
-    return np.clip(np.asarray(out), 0.0, 1.0)
+    q = np.array([abs(means[i] - means[j]) for i, j in pairs]) / se
+    return np.clip(_sp.studentized_range.sf(q, k, dof), 0.0, 1.0)
+
+
+def _zero_variance_p(values: np.ndarray, pairs: list[tuple[int, int]]) -> np.ndarray:
+    """Every system scores one value on every query (MSE = 0): p = 0 where two values differ, NaN where they tie.
+
+    A difference over a zero standard error is infinitely many errors wide (p = 0); two equal means
+    over a zero error are 0 / 0, a statistic that does not exist, so the p-value is NaN, with a
+    warning, never a 1.0 that would read as evidence of no difference. statsmodels gives the same
+    (its 0 / 0 is NaN), except where rounding leaves its error variance a hair above 0.
+    """
+    out = np.array([0.0 if values[i] != values[j] else np.nan for i, j in pairs])
+    if np.isnan(out).any():
+        warnings.warn(f"parametric Tukey HSD: every system scores the same on every query, so the error variance "
+                      f"is 0 and {int(np.isnan(out).sum())} pair(s) of equal means have no test statistic (0 / 0); "
+                      "their p-value is NaN (not significant). method='randomized' gives them p = 1",
+                      RuntimeWarning, stacklevel=4)
+    return out
 
 
 def tukey_hsd(scores, *, method: str = "randomized", n_perm: int = 10_000, seed=DEFAULT_SEED) -> pd.DataFrame:
