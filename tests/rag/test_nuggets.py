@@ -1,6 +1,7 @@
 """Answers graded by nuggets: TREC RAG 2024's four scores, nuggetizer 0.0.5's values, compare on answers."""
 import json
 import warnings
+from pathlib import Path
 
 import pytest
 from hypothesis import given, settings
@@ -134,3 +135,28 @@ def test_the_oracle_module_imports_no_llm_client():
     code = "import sys, nuggetizer.core.metrics; print(sorted({'openai', 'tiktoken'} & set(sys.modules)))"
     assert subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
                           check=True).stdout.strip() == "[]"
+
+
+# ----------------------------------------------------------------------------- the book's small nugget set
+
+NUGGET_SET = Path(__file__).resolve().parents[2] / "data" / "evalset" / "nuggets"
+
+
+def test_the_books_nugget_set_is_consistent():
+    from searchgrade.io.jsonl import read_jsonl
+    from searchgrade.rag import load_items
+
+    items = {it["id"]: it for it in load_items(NUGGET_SET.parent / "items.jsonl")}
+    topics = {r["qid"]: r for _, r in read_jsonl(NUGGET_SET / "nuggets.jsonl")}
+    records = nuggets.load_records(NUGGET_SET / "assignments.jsonl")
+    for qid, topic in topics.items():
+        assert topic["query"] == items[qid]["user_input"]
+        assert any(n["importance"] == "vital" for n in topic["nuggets"])
+    pairs = [(r["run_id"], r["qid"]) for r in records]
+    assert len(set(pairs)) == len(pairs) == 2 * len(topics)
+    for record in records:
+        assert record["query"] == topics[record["qid"]]["query"]
+        kept = [{k: n[k] for k in ("text", "importance")} for n in record["nuggets"]]
+        assert kept == topics[record["qid"]]["nuggets"]
+    readme = (NUGGET_SET / "README.md").read_text(encoding="utf-8")
+    assert "one AI coding session" in readme and "no person reviewing" in readme
