@@ -1,9 +1,9 @@
 """Answers graded by nuggets: TREC RAG 2024's AutoNuggetizer scores from nugget lists and assignments.
 
 A *nugget* is a fact a good answer to a question holds, marked ``vital`` or ``okay``; an
-*assignment* says whether one answer ``support``\\ s it, gives ``partial_support`` or
-``not_support``. The records are nuggetizer's assignment records, one per answer, as dicts or
-a JSON Lines file::
+*assignment* says whether one answer supports it (``support``), supports part of it
+(``partial_support``) or not (``not_support``). The records are nuggetizer's assignment records,
+one per answer, as dicts or a JSON Lines file::
 
     {"qid": "q1", "run_id": "bm25+llm", "nuggets": [
         {"text": "...", "importance": "vital", "assignment": "support"},

@@ -9,19 +9,18 @@ scores any run (recall counts every judged passage, found or not)::
     graded = by_passages(run, texts, text_keys(qrels, corpus))
     sg.evaluate(graded.qrels, graded.run, ["R@10", "nDCG@10", "RR"])
 
-The text key (:func:`by_passages`, chapter 8's answer key of :mod:`searchgrade.rag.passage_keys`)
-A retrieved text matches a judged passage when, after :func:`searchgrade.rag.normalise`, it
-contains one of the passage's sentences whole (it holds the passage, a window of it, or a merge
-of it with others) or, with ``contained=True``, lies inside the passage's sentences joined and is
-at least ``min_chars`` long (a piece smaller than a sentence).
+The text key (:func:`by_passages`; chapter 8's answer key, :mod:`searchgrade.rag.passage_keys`)
+    A retrieved text matches a judged passage when, after :func:`searchgrade.rag.normalise`, it
+    contains one of the passage's sentences whole (it holds the passage, a window of it, or a
+    merge of it with others) or, with ``contained=True``, lies inside the passage's sentences
+    joined and is at least ``min_chars`` long (a piece smaller than a sentence).
+Kiwi-tokenised ROUGE (:func:`by_rouge`; ranx-k's method, :mod:`.rouge`)
+    A retrieved text matches a reference text when their ROUGE F1 is at least ``threshold``.
 
-Kiwi-tokenised ROUGE (:func:`by_rouge`, ranx-k's method, :mod:`.rouge`)
-A retrieved text matches a reference text when their ROUGE F1 is at least ``threshold``.
-
-Walking down each query's ranking, a text that matches takes the place of the judged passage (or
-reference) it matches best: the highest grade, then the first in the key's order for passages;
-the highest F1, then the first reference for ROUGE. A text that matches nothing keeps its id
-(prefixed ``retrieved:`` if that id is also a judged id of the query) and is non-relevant.
+A text's matches are ordered best first: by grade, then the key's order, for passages; by F1,
+then the references' order, for ROUGE. Walking down each query's ranking, a text takes the place
+of its best match not credited yet; a text that matches nothing keeps its id (prefixed
+``retrieved:`` if that id is also a judged id of the query) and is non-relevant.
 
 Where ``convention="searchgrade"`` (the default) and ranx-k 0.0.17's
 ``evaluate_with_ranx_similarity(method="kiwi_rouge", evaluation_mode="reference_based")``
