@@ -14,7 +14,8 @@ PUBLIC_CORE = ["__init__", "__main__", "metrics", "curves", "trec_eval", "ndeval
 # core packages: the measures (registry, names, ranking, kinds), reading and writing (io) and the analyses;
 # each file is core, named pkg/module (a nested package pkg/sub/module)
 CORE_PACKAGES = ["io", "measures", "measures/kinds", "measures/names", "judges", "rag", "stats", "cli", "cli/trec_eval", "cli/ndeval",
-                 "cli/runs", "cli/report", "fusion"]
+                 "cli/runs", "cli/report", "fusion",
+                 "retrievers"]
 CORE = PUBLIC_CORE + sorted(f"{pkg}/{p.stem}" for pkg in CORE_PACKAGES for p in (PKG / pkg).glob("*.py"))
 SUBPACKAGES = {"collections", "retrieval", "report", "book"}
 THIRD_PARTY_CORE = {"numpy", "pandas", "scipy"}
@@ -79,9 +80,11 @@ def test_collections_do_not_import_retrieval():
 
 def test_importing_the_core_loads_no_extra():
     code = ("import sys, searchgrade, searchgrade.stats, searchgrade.rag, searchgrade.judges, searchgrade.trec_eval, "
-            "searchgrade.collections, searchgrade.retrieval; "
+            "searchgrade.collections, searchgrade.retrieval, searchgrade.retrievers, "
+            "searchgrade.retrievers.text_relevance; "
             "print(' '.join(sorted(m for m in ('matplotlib', 'tqdm', 'torch', 'sentence_transformers', 'kiwipiepy', "
-            "'mecab', 'snowballstemmer', 'IPython', 'myst_nb', 'pytrec_eval', 'searchgrade.book') "
+            "'mecab', 'snowballstemmer', 'IPython', 'myst_nb', 'pytrec_eval', 'searchgrade.book', 'langchain_core', "
+            "'llama_index', 'nuggetizer', 'ranx_k', 'openai') "
             "if m in sys.modules)))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""

@@ -15,12 +15,14 @@ _LAZY = {
     "MissingQueriesWarning": "metrics",
     "aggregate": "metrics",
     "evaluate": "metrics",
+    "evaluate_retriever": "retrievers",
     "fuse": "fusion",
     "known_measures": "metrics",
     "mean": "metrics",
     "optimize_fusion": "fusion",
     "measure_table": "metrics",
     "parse_measure": "metrics",
+    "retrieve": "retrievers",
     "score_ranking": "metrics",
 }
 

@@ -60,9 +60,12 @@ evidence document (the article's MRR) and on the first chunk with a quote.
 The package's modules: :mod:`.schema` (vocabulary, Problem, EvalSetError), :mod:`.quotes`
 (normalisation, gold evidence), :mod:`.items` (checking items), :mod:`.files` (JSON Lines),
 :mod:`.scoring` (retrieval metrics), :mod:`.repeats` (repeated measurement) and
-:mod:`.grading` (answer grading records) and :mod:`.passage_keys`
-(answer keys of judged passages, written as quotes, that survive rechunking).
+:mod:`.grading` (answer grading records), :mod:`.passage_keys`
+(answer keys of judged passages, written as quotes, that survive rechunking), :mod:`.nuggets`
+(answers graded by nuggets, TREC RAG 2024's scores: ``rag.nuggets.score(records)``) and
+:mod:`.nugget_llm` (nuggets and assignments from the user's language model).
 """
+from . import nugget_llm, nuggets
 from .files import load_items, write_items
 from .grading import (GRADING_FIELDS, GRADING_OPTIONAL, aggregate_gradings, check_grading, grading_scores, load_gradings,
                       validate_gradings, write_gradings)
@@ -77,6 +80,8 @@ from .schema import (CORRECTNESS_SCORES, EVIDENCE_FIELDS, EVIDENCE_ROLES, FAITHF
 from .scoring import breakdown, evaluate_items, evaluate_sets, ranked_metrics, set_metrics
 
 __all__ = [
+    "nuggets",
+    "nugget_llm",
     "TYPES",
     "QUERY_STYLES",
     "EVIDENCE_ROLES",
