@@ -18,6 +18,7 @@ from searchgrade.__main__ import main
 from searchgrade.io import read_run
 from searchgrade.retrieval import BM25Okapi, dense, fusion, korean
 from searchgrade.retrieval import runs as engine
+from searchgrade.retrieval import workspace
 
 from lineup_fixture import lineup_toml
 
@@ -47,7 +48,7 @@ def work(tmp_path_factory, minilm):
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("SEARCHGRADE_CACHE", str(root / "cache"))
         mp.setenv("HF_HUB_OFFLINE", "1")
-        engine._WORKSPACES.clear()
+        workspace._WORKSPACES.clear()
         yield root
 
 

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from searchgrade.io.errors import did_you_mean
 from searchgrade.retrieval import dense
 from searchgrade.retrieval import available
 from searchgrade.retrieval import lineup as L
@@ -252,7 +253,7 @@ def test_did_you_mean(tmp_path, monkeypatch):
     path = write(tmp_path, "[[retriever]]\nname = 'u'\nkind = 'dense'\nmodel = 'USE'\n")
     with pytest.raises(L.LineupError, match="did you mean 'use'.*searchgrade.retrieval.dense"):
         L.check_available(L.read_lineup(path))
-    assert L.did_you_mean("zzz", ["bm25"]) == ""
+    assert did_you_mean("zzz", ["bm25"]) == ""
 
 
 def test_device_cuda_without_cuda_is_refused_even_for_fixed_encoders(tmp_path, monkeypatch, capsys):

@@ -80,13 +80,10 @@ from pathlib import Path
 from ..io import FormatError
 from ..io.errors import did_you_mean
 from . import available
-# FUSION_KINDS, NORMALISATIONS and SCORERS are re-exported: they were declared here before .kinds held them
-from .kinds import FUSION_KINDS, KINDS, NORMALISATIONS, SCORERS, Table  # noqa: F401
+from .kinds import KINDS, Table
 from .schema import COMMON, DEFAULT_DEPTH, DEFAULT_FIELDS, DEVICE, INT, NUM, REQUIRED, STR, STRS, type_ok
 
 __all__ = [
-    "KINDS",
-    "FUSION_KINDS",
     "Retriever",
     "Lineup",
     "LineupError",
@@ -95,7 +92,6 @@ __all__ = [
     "retriever",
     "check_available",
     "parse_model_map",
-    "did_you_mean",
 ]
 
 _LINEUP_KEYS = {"name": (STR, ""), "description": (STR, ""), "depth": (INT, DEFAULT_DEPTH),

@@ -7,7 +7,7 @@ computes each one's run on a collection and writes it into one folder::
     DIR/<retriever>.json    the cache key, the full settings, the file's SHA-256, seconds, counts
     DIR/lineup.json         the line-up's order and origin (what ``searchgrade report`` reads first)
 
-The cache key is a SHA-256 of the collection's documents and queries (:func:`collection_hash`;
+The cache key is a SHA-256 of the collection's documents and queries (:func:`searchgrade.collections.collection_hash`;
 qrels do not change a run), the retriever's settings (every parameter, the versions and
 fingerprints of its tokeniser or models, and recursively those of its inputs), the depth, and
 the code that computes it: the engine (this module, :mod:`.kinds`, :mod:`.models`,
@@ -49,14 +49,10 @@ from ..io.types import Run
 from . import fusion
 from .kinds import KINDS
 from .lineup import DEFAULT_DEPTH, Lineup, Retriever
-from .models import _MODELS  # noqa: F401  (this process's models; tests clear it through this module)
-from .workspace import _WORKSPACES, Workspace, workspace  # noqa: F401  (_WORKSPACES: as _MODELS)
+from .workspace import Workspace, workspace
 
 __all__ = [
-    "Run",
     "RunRecord",
-    "load_collection",
-    "collection_hash",
     "settings",
     "run_key",
     "run_info",
@@ -64,7 +60,6 @@ __all__ = [
     "get_runs",
     "make_runs",
     "write_manifest",
-    "MANIFEST",
 ]
 
 # --------------------------------------------------------------------------- settings and keys
