@@ -14,11 +14,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import searchgrade as sg
 from searchgrade import collections as ck
 from searchgrade.book import korean_runs
 from searchgrade.collections import Collection
 from searchgrade.io import FormatError, read_run
-from searchgrade.retrieval import dense, fusion, kinds
+from searchgrade.retrieval import dense, kinds, rerank
 from searchgrade.retrieval import lineup as L
 from searchgrade.retrieval import runs as engine
 from searchgrade.retrieval import models, workspace
@@ -141,16 +142,18 @@ def test_fusion_and_second_stage_runs(lineup, tmp_path):
     folder = out / "beir_small"
     bigram = read_run(folder / "bm25-bigram.run")
     toy = read_run(folder / "dense-toy.run")
-    expected = fusion.rrf([bigram, toy], k=60)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")                    # queries without results in one of the runs
+        expected = sg.fuse([bigram, toy], "rrf", None, {"k": 60}, depth=100)
+        mnz = sg.fuse({"bm25-bigram": bigram, "dense-toy": toy}, "mnz", "rank", depth=100)
     got = read_run(folder / "rrf.run")
-    assert {q: set(d) for q, d in got.items()} == {q: set(d) for q, d in expected.items()}
-    for qid, docs in expected.items():
-        assert [got[qid][d] for d in docs] == pytest.approx(list(docs.values()))
-    mnz = fusion.combmnz({"bm25-bigram": bigram, "dense-toy": toy}, normalisation="rank", depth=100)
+    assert {q: set(d) for q, d in got.items()} == {q: set(d) for q, d in expected.items() if d}
+    for qid, docs in got.items():
+        assert [got[qid][d] for d in expected[qid]] == pytest.approx(list(expected[qid].values()))
     assert read_run(folder / "mnz-bigram-toy.run") == {q: d for q, d in mnz.items() if d}   # scores written exactly
-    rerank = read_run(folder / "rerank-toy.run")
-    top2 = fusion.candidates(bigram, 2)
-    for qid, docs in rerank.items():
+    reranked = read_run(folder / "rerank-toy.run")
+    top2 = rerank.candidates(bigram, 2)
+    for qid, docs in reranked.items():
         assert set(docs) == set(top2[qid])
 
 
@@ -158,7 +161,7 @@ def test_every_fusion_kind_and_its_warning(lineup, tmp_path):
     text = TOY_LINEUP + "".join(
         f'\n[[retriever]]\nname = "{kind}-{norm}"\nkind = "{kind}"\ninputs = ["bm25-ws", "dense-toy"]\n'
         f'normalisation = "{norm}"\nweights = [0.7, 0.3]\ndepth = 2\n'
-        for kind in ("combsum", "combmax") for norm in ("minmax", "zscore", "none"))
+        for kind in ("combsum", "combmax") for norm in ("min-max-one", "zmuv", "none"))
     specs = dict(L.parse_lineup(text, "more.toml").retrievers)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -167,11 +170,10 @@ def test_every_fusion_kind_and_its_warning(lineup, tmp_path):
     folder = tmp_path / "runs" / "beir_small"
     ws, toy = read_run(folder / "bm25-ws.run"), read_run(folder / "dense-toy.run")
     for kind in ("combsum", "combmax"):
-        for norm in ("minmax", "zscore", "none"):
+        for norm in ("min-max-one", "zmuv", "none"):
             with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                want = getattr(fusion, kind)({"bm25-ws": ws, "dense-toy": toy}, {"bm25-ws": 0.7, "dense-toy": 0.3},
-                                             normalisation=norm, depth=2)
+                warnings.simplefilter("ignore")                # the row's run, as the engine called it
+                want = kinds.KINDS[kind].run(None, specs[f"{kind}-{norm}"], 100, [ws, toy])
             got = read_run(folder / f"{kind}-{norm}.run")
             assert got == {q: d for q, d in want.items() if d}, (kind, norm)
             assert made[f"{kind}-{norm}"].status == "computed"
