@@ -262,12 +262,12 @@ def _fusion_run(ws: Workspace, spec, depth: int, inputs: list[Run]) -> Run:
     p, (method, norm) = spec.params, FUSION_KINDS[spec.kind]
     weights = [float(w) for w in p.get("weights") or [1.0] * len(inputs)]
     if spec.kind not in ("rrf", "convex"):
-        return _comb_run(spec, inputs, weights, p.get("depth") or depth)
+        return _comb_run(spec, inputs, weights, p.get("depth") or depth, method)
     params = {"k": p.get("k", 60), "weights": weights} if spec.kind == "rrf" else {"weights": weights}
     return fuse_runs(inputs, list(spec.inputs), method_row(method), norm_row(norm), params, depth=depth, warn=False)
 
 
-def _comb_run(spec, inputs: list[Run], weights: list[float], depth: int) -> Run:
+def _comb_run(spec, inputs: list[Run], weights: list[float], depth: int, method: str) -> Run:
     """CombSUM/MNZ/MAX: each input's top ``depth`` per query, normalised on its own and weighted, then combined."""
     norm = spec.params["normalisation"]
     _warn_cut(spec.inputs, inputs, depth)
@@ -276,8 +276,7 @@ def _comb_run(spec, inputs: list[Run], weights: list[float], depth: int) -> Run:
         top = {q: {d: docs[d] for d in trec_order(docs)[:depth]} for q, docs in run.items()}
         normed = fusion.normalize(top, norm) if norm != "none" else top
         weighted.append({q: {d: weight * s for d, s in docs.items()} for q, docs in normed.items()})
-    method = method_row(FUSION_KINDS[spec.kind][0])
-    return fuse_runs(weighted, list(spec.inputs), method, None, {}, depth=depth, warn=False)
+    return fuse_runs(weighted, list(spec.inputs), method_row(method), None, {}, depth=depth, warn=False)
 
 
 def _warn_cut(names, inputs: list[Run], depth: int) -> None:
