@@ -17,6 +17,7 @@ from searchgrade.collections import Collection
 from searchgrade.retrieval import dense
 from searchgrade.retrieval import lineup as L
 from searchgrade.retrieval import runs as engine
+from searchgrade.retrieval import models
 from searchgrade.io.runfolder import read_runs
 
 from lineup_fixture import lineup_toml
@@ -59,10 +60,10 @@ def build(root: Path, n_perm: int = 2000):
     with pytest.MonkeyPatch.context() as mp:
         mp.setitem(dense.ENCODERS, "toy", ToyEncoder)
         mp.setenv("SEARCHGRADE_CACHE", str(root / "cache"))
-        engine._MODELS.clear()
+        models._MODELS.clear()
         coll = korquad_slice()
         engine.make_runs(coll, L.parse_lineup(LINEUP, "report.toml"), root / "runs", progress=False)
         folder = read_runs(root / "runs", coll)
         text = report.build_report(coll, folder.runs, folder.infos, n_perm=n_perm, font_cache=FONT_CACHE)
-        engine._MODELS.clear()
+        models._MODELS.clear()
     return coll, folder, text

@@ -13,11 +13,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import searchgrade as sg
 from searchgrade import collections as ck
 from searchgrade.__main__ import main
-from searchgrade.io import read_run
-from searchgrade.retrieval import BM25Okapi, dense, fusion, korean
-from searchgrade.retrieval import runs as engine
+from searchgrade.io import read_run, trec_order
+from searchgrade.retrieval import BM25Okapi, dense, korean, rerank
+from searchgrade.retrieval import workspace
 
 from lineup_fixture import lineup_toml
 
@@ -47,7 +48,7 @@ def work(tmp_path_factory, minilm):
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("SEARCHGRADE_CACHE", str(root / "cache"))
         mp.setenv("HF_HUB_OFFLINE", "1")
-        engine._WORKSPACES.clear()
+        workspace._WORKSPACES.clear()
         yield root
 
 
@@ -81,13 +82,14 @@ def test_runs_writes_one_trec_run_per_retriever(made, minilm):
     got_dense = read_run(out / "dense-minilm.run")
     assert set(got_dense) == set(want_dense)
     for q in want_dense:
-        assert list(got_dense[q]) == fusion.ranking(want_dense[q])
+        assert list(got_dense[q]) == trec_order(want_dense[q])
         assert np.allclose([got_dense[q][d] for d in want_dense[q]], list(want_dense[q].values()), atol=1e-6)
-    assert read_run(out / "rrf.run") == {q: d for q, d in fusion.rrf([got_bm25, got_dense], k=60, depth=10).items() if d}
-    rerank = read_run(out / "rerank-minilm.run")
+    rrf = sg.fuse([got_bm25, got_dense], "rrf", None, {"k": 60}, depth=10)
+    assert read_run(out / "rrf.run") == {q: d for q, d in rrf.items() if d}
+    reranked = read_run(out / "rerank-minilm.run")
     score = index.scorer(coll.queries)
-    for q, docs in rerank.items():
-        first3 = fusion.candidates(got_bm25, 3)[q]
+    for q, docs in reranked.items():
+        first3 = rerank.candidates(got_bm25, 3)[q]
         assert set(docs) == set(first3)
         assert np.allclose([docs[d] for d in first3], score(q, first3), atol=1e-6)
     info = json.loads((out / "dense-minilm.json").read_text(encoding="utf-8"))
@@ -126,11 +128,11 @@ def test_the_article_lineup_runs_with_every_model_mapped(work, minilm, capsys):
     names = ["bm25-ws", "bm25-bigram", "bm25-kiwi", "dense-e5-small", "dense-qwen3-0.6b", "dense-bge-m3",
              "dense-kure-v1", "rrf-bge-m3-kiwi", "rerank-bge-m3"]
     assert json.loads((out / "lineup.json").read_text(encoding="utf-8"))["retrievers"] == names
-    rerank = json.loads((out / "rerank-bge-m3.json").read_text(encoding="utf-8"))
-    assert rerank["overrides"] == {"model": {"from": "BAAI/bge-reranker-v2-m3", "to": minilm},
+    record = json.loads((out / "rerank-bge-m3.json").read_text(encoding="utf-8"))
+    assert record["overrides"] == {"model": {"from": "BAAI/bge-reranker-v2-m3", "to": minilm},
                                    "device": {"from": "cuda", "to": "cpu"}}
-    assert rerank["settings"]["scorer"]["scorer"] == "cross-encoder"
-    first = fusion.candidates(read_run(out / "dense-bge-m3.run"), 30)
+    assert record["settings"]["scorer"]["scorer"] == "cross-encoder"
+    first = rerank.candidates(read_run(out / "dense-bge-m3.run"), 30)
     assert {q: set(d) for q, d in read_run(out / "rerank-bge-m3.run").items()} == {q: set(d) for q, d in first.items()}
     # the e5 and Qwen prompts reach the encoder: same weights, different query vectors, different scores
     e5, qwen = read_run(out / "dense-e5-small.run"), read_run(out / "dense-qwen3-0.6b.run")

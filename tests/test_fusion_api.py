@@ -1,8 +1,8 @@
 """searchgrade.fuse and searchgrade.optimize_fusion: arguments, bad input, ties, tuning with held-out folds.
 
 The values of every method are checked against ranx in tests/test_fusion_ranx.py; here are the
-rules that are searchgrade's own, the formulas by hand on a small case, and the line-up's
-fusion as calls of the same code.
+rules that are searchgrade's own and the formulas by hand on a small case (the line-up's fusion kinds,
+calls of the same code, are tested in tests/test_fusion.py).
 """
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from hypothesis import strategies as st
 
 import searchgrade as sg
 from searchgrade.fusion import METHODS, NORMALISATIONS, method_table, normalize
-from searchgrade.retrieval import fusion as lineup_fusion
+from searchgrade.io import trec_order
 
 A = {"q1": {"a": 3.0, "b": 2.0, "c": 1.0}, "q2": {"x": 1.0}}
 B = {"q1": {"c": 0.9, "d": 0.8, "a": 0.1}, "q2": {"y": 5.0, "x": 2.0}}
@@ -112,21 +112,6 @@ _scores = st.dictionaries(st.sampled_from([f"d{i}" for i in range(10)]),
 _runs = st.dictionaries(st.sampled_from(["q1", "q2", "q3"]), _scores, min_size=1, max_size=3)
 
 
-@settings(max_examples=40, deadline=None)
-@given(st.lists(_runs, min_size=1, max_size=3), st.sampled_from([None, 5]), st.sampled_from([1.0, 0.3]))
-def test_the_lineup_fusion_is_the_core_fusion(runs, depth, w):
-    weights = [w] * len(runs)
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        assert lineup_fusion.rrf(runs, k=60, weights=weights, depth=depth) == sg.fuse(
-            runs, "rrf", None, {"k": 60, "weights": weights}, depth=depth)
-        total = sum(weights)
-        convex_w = [x / total for x in weights]
-        if math.isclose(sum(convex_w), 1.0, abs_tol=1e-9):
-            assert lineup_fusion.convex(runs, convex_w, depth=depth) == sg.fuse(
-                runs, "wsum", "min-max-one", {"weights": convex_w}, depth=depth)
-
-
 @settings(max_examples=30, deadline=None)
 @given(st.lists(_runs, min_size=2, max_size=3), st.sampled_from(sorted(METHODS)), st.sampled_from(NORMALISATIONS))
 def test_every_pair_runs_on_partial_runs_and_orders_as_trec_eval(runs, method, norm):
@@ -140,7 +125,7 @@ def test_every_pair_runs_on_partial_runs_and_orders_as_trec_eval(runs, method, n
     for q, docs in fused.items():
         assert set(docs) == {d for r in runs for d in r.get(q, {})}
         assert all(np.isfinite(list(docs.values())))
-        assert list(docs) == lineup_fusion.ranking(docs)
+        assert list(docs) == trec_order(docs)
 
 
 def test_optimize_fusion_reports_folds_and_optimism():

@@ -16,6 +16,7 @@ from searchgrade.io import read_run
 from searchgrade.retrieval import dense, kinds, schema
 from searchgrade.retrieval import lineup as L
 from searchgrade.retrieval import runs as engine
+from searchgrade.retrieval import workspace
 from searchgrade.io.runfolder import read_runs
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "beir_small"
@@ -74,7 +75,7 @@ def test_a_registered_kind_runs_in_a_lineup_end_to_end(toy, tmp_path):
     assert (spec.family, spec.params) == ("hybrid", {"weight": 2.0, "fields": ["title", "text"]})
     L.check_available(lineup)                                  # a kind without an availability check is usable
     coll = ck.load_beir(FIXTURE)
-    engine._WORKSPACES.clear()
+    workspace._WORKSPACES.clear()
     records = engine.make_runs(coll, lineup, tmp_path / "runs", progress=False)
     assert [(r.retriever, r.status) for r in records] == [("share", "computed"), ("bm25-bigram", "computed"),
                                                           ("rrf", "computed")]
@@ -90,7 +91,7 @@ def test_a_registered_kind_runs_in_a_lineup_end_to_end(toy, tmp_path):
     assert [s["kind"] for s in rrf["settings"]["inputs"]] == ["syllables", "bm25"]
     folder = read_runs(tmp_path / "runs")
     assert list(folder.runs) == ["share", "bm25-bigram", "rrf"] and folder.runs["share"] == got
-    engine._WORKSPACES.clear()
+    workspace._WORKSPACES.clear()
     again = engine.make_runs(coll, lineup, tmp_path / "runs", progress=False)
     assert {r.status for r in again} == {"cached"}
 
@@ -133,7 +134,7 @@ def test_a_module_a_row_names_must_exist(toy, tmp_path):
 
 def test_every_built_in_kind_has_a_row_the_engine_can_use():
     assert list(kinds.KINDS)[:8] == ["bm25", "dense", "rrf", "convex", "combsum", "combmnz", "combmax", "rerank"]
-    assert L.KINDS is kinds.KINDS and set(L.FUSION_KINDS) <= set(kinds.KINDS)
+    assert set(kinds.FUSION_KINDS) <= set(kinds.KINDS)
     for row in kinds.KINDS.values():
         assert row.description and callable(row.run) and row.modules
         assert json.dumps({k: d for k, (_, d) in row.keys.items() if d is not schema.REQUIRED})  # defaults are TOML

@@ -7,6 +7,7 @@ from pathlib import Path
 
 import pytest
 
+from searchgrade.io.errors import did_you_mean
 from searchgrade.retrieval import dense
 from searchgrade.retrieval import available
 from searchgrade.retrieval import lineup as L
@@ -35,7 +36,7 @@ query_prefix = "query: "
 name = "fused"
 kind = "combmnz"
 inputs = ["bm25", "dense"]
-normalisation = "zscore"
+normalisation = "zmuv"
 weights = [2, 1]
 
 [[retriever]]
@@ -72,7 +73,7 @@ def test_a_good_file_is_read_with_every_default_written_out(tmp_path):
     assert dn.params == {"model": "some/model", "query_prefix": "query: ", "document_prefix": "", "device": "cpu",
                          "batch_size": 32, "max_seq_length": None, "trust_remote_code": False,
                          "fields": ["title", "text"]}
-    assert fused.inputs == ("bm25", "dense") and fused.params == {"normalisation": "zscore", "weights": [2.0, 1.0],
+    assert fused.inputs == ("bm25", "dense") and fused.params == {"normalisation": "zmuv", "weights": [2.0, 1.0],
                                                                   "depth": None}
     assert second.params["scorer"] == "cross-encoder" and second.params["max_length"] == 256
     assert "query_prefix" not in second.params           # a cross-encoder has no prefixes
@@ -127,7 +128,8 @@ def test_the_article_file_holds_the_article_models():
      "[[retriever]]\nname = 'c'\nkind = 'bm25'\ntokeniser = 'ko-bigram'\n", "a", "weights", 5, "sum to 1"),
     ("[[retriever]]\nname = 'a'\nkind = 'combsum'\ninputs = ['b', 'c']\nnormalisation = 'minimax'\n"
      "[[retriever]]\nname = 'b'\nkind = 'bm25'\ntokeniser = 'ko-ws'\n"
-     "[[retriever]]\nname = 'c'\nkind = 'bm25'\ntokeniser = 'ko-bigram'\n", "a", "normalisation", 5, "minmax, zscore"),
+     "[[retriever]]\nname = 'c'\nkind = 'bm25'\ntokeniser = 'ko-bigram'\n", "a", "normalisation", 5,
+     "min-max, min-max-inverted, max, sum, zmuv, rank, min-max-one, none"),
     ("[[retriever]]\nname = 'a'\nkind = 'combsum'\ninputs = ['b', 'c']\n"
      "[[retriever]]\nname = 'b'\nkind = 'bm25'\ntokeniser = 'ko-ws'\n"
      "[[retriever]]\nname = 'c'\nkind = 'bm25'\ntokeniser = 'ko-bigram'\n", "a", None, 1, "'normalisation'"),
@@ -252,7 +254,7 @@ def test_did_you_mean(tmp_path, monkeypatch):
     path = write(tmp_path, "[[retriever]]\nname = 'u'\nkind = 'dense'\nmodel = 'USE'\n")
     with pytest.raises(L.LineupError, match="did you mean 'use'.*searchgrade.retrieval.dense"):
         L.check_available(L.read_lineup(path))
-    assert L.did_you_mean("zzz", ["bm25"]) == ""
+    assert did_you_mean("zzz", ["bm25"]) == ""
 
 
 def test_device_cuda_without_cuda_is_refused_even_for_fixed_encoders(tmp_path, monkeypatch, capsys):

@@ -148,11 +148,11 @@ def _expected_names(measures: list[str], rel: int, query: bool, summary: bool) -
 def test_golden_trec_eval_prints_the_registry_names_and_values():
     """On every recorded case trec_eval 10.0 printed exactly trec_expand's names; where it printed a summary
     of queries with results (no -c), sg.mean of the same measures gives its values to the printed digits."""
-    from searchgrade.trec_eval import _parse_args
+    from searchgrade.cli.trec_eval.args import parse_args
 
     covered, compared = set(), 0
     for case in _golden_cases():
-        o = _parse_args(case["args"])
+        o = parse_args(case["args"])
         printed = {}
         for line in case["stdout"].splitlines():
             name, qid, value = line.split("\t")

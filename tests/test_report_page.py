@@ -21,6 +21,7 @@ from searchgrade import stats
 from searchgrade import report
 from searchgrade.retrieval import lineup as L
 from searchgrade.retrieval import runs as engine
+from searchgrade.retrieval import workspace
 from searchgrade.io import FormatError
 from searchgrade.cli.report import main as report_command
 from searchgrade.io.runfolder import read_runs
@@ -339,7 +340,7 @@ def test_the_same_lineup_on_two_query_sets(tmp_path, monkeypatch):
     lineup = tmp_path / "two.toml"
     lineup.write_text('[[retriever]]\nname = "b"\nkind = "bm25"\ntokeniser = "ko-bigram"\n'
                       '[[retriever]]\nname = "w"\nkind = "bm25"\ntokeniser = "ko-ws"\n', encoding="utf-8")
-    engine._WORKSPACES.clear()
+    workspace._WORKSPACES.clear()
     common = ["--lineup", str(lineup), "--collection", str(FIXTURE), "--quiet"]
     assert command.main([*common, "--out", str(tmp_path / "clean")]) == 0
     assert command.main([*common, "--out", str(tmp_path / "nospace"), "--queries", str(variant)]) == 0

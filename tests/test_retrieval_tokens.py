@@ -16,6 +16,7 @@ from searchgrade.io import read_run
 from searchgrade.retrieval import chunking, dense, korean, tokens
 from searchgrade.retrieval import lineup as L
 from searchgrade.retrieval import runs as engine
+from searchgrade.retrieval import workspace
 
 FIXTURE = Path(__file__).resolve().parent / "fixtures" / "beir_small"
 LINEUP = '[[retriever]]\nname = "bm25-count"\nkind = "bm25"\ntokeniser = "ko-count"\n'
@@ -47,7 +48,7 @@ def counting(monkeypatch, tmp_path):
 
 def _run_in_new_process(coll: Collection, out: Path) -> dict:
     """make_runs as a fresh process would: no workspace, no token memo; the run written."""
-    engine._WORKSPACES.clear()
+    workspace._WORKSPACES.clear()
     tokens.clear_memo()
     engine.make_runs(coll, L.parse_lineup(LINEUP, "count.toml"), out, progress=False)
     return read_run(out / "bm25-count.run")

@@ -14,15 +14,17 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+import searchgrade as sg
 from searchgrade import collections as ck
 from searchgrade.book import korean_runs
 from searchgrade.collections import Collection
 from searchgrade.io import FormatError, read_run
-from searchgrade.retrieval import dense, fusion, kinds
+from searchgrade.retrieval import dense, kinds, rerank
 from searchgrade.retrieval import lineup as L
 from searchgrade.retrieval import runs as engine
+from searchgrade.retrieval import models, workspace
 from searchgrade.io.cache import cache_root
-from searchgrade.io.runfolder import read_runs
+from searchgrade.io.runfolder import MANIFEST, read_runs
 
 from lineup_fixture import lineup_toml
 
@@ -63,13 +65,13 @@ normalisation = "rank"
 def lineup(monkeypatch, tmp_path):
     monkeypatch.setitem(dense.ENCODERS, "toy", ToyEncoder)
     monkeypatch.setenv("SEARCHGRADE_CACHE", str(tmp_path / "cache"))
-    engine._MODELS.clear()
+    models._MODELS.clear()
     return dict(L.parse_lineup(TOY_LINEUP, "toy.toml").retrievers)
 
 
 def _make(lineup, out, collection=FIXTURE, **kw):
     coll = ck.load_beir(collection) if isinstance(collection, Path) else collection
-    engine._WORKSPACES.clear()
+    workspace._WORKSPACES.clear()
     return {(r.retriever): r for r in korean_runs.make_runs([coll], out_dir=out, progress=False, lineup=lineup, **kw)}
 
 
@@ -99,14 +101,14 @@ def test_runs_written_then_cached(lineup, tmp_path):
         assert info["kind"] == lineup[name].kind and info["inputs"] == list(lineup[name].inputs)
     bm25 = read_run(folder / "bm25-ws.run")
     assert next(iter(bm25["q1"])) == "d1"
-    manifest = json.loads((folder / engine.MANIFEST).read_text(encoding="utf-8"))
+    manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
     assert manifest["retrievers"] == list(lineup) and manifest["collection"] == "beir_small"
     mtimes = {p: p.stat().st_mtime_ns for p in folder.iterdir() if p.suffix == ".run"}
     second = _make(lineup, out)
     assert {r.status for r in second.values()} == {"cached"}
     assert {p: p.stat().st_mtime_ns for p in folder.iterdir() if p.suffix == ".run"} == mtimes
     # what get_run returns is what the file holds
-    engine._WORKSPACES.clear()
+    workspace._WORKSPACES.clear()
     got = korean_runs.get_run(ck.load_beir(FIXTURE), "rrf", out_dir=out, progress=False, lineup=lineup)
     assert got == read_run(folder / "rrf.run")
 
@@ -140,16 +142,18 @@ def test_fusion_and_second_stage_runs(lineup, tmp_path):
     folder = out / "beir_small"
     bigram = read_run(folder / "bm25-bigram.run")
     toy = read_run(folder / "dense-toy.run")
-    expected = fusion.rrf([bigram, toy], k=60)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")                    # queries without results in one of the runs
+        expected = sg.fuse([bigram, toy], "rrf", None, {"k": 60}, depth=100)
+        mnz = sg.fuse({"bm25-bigram": bigram, "dense-toy": toy}, "mnz", "rank", depth=100)
     got = read_run(folder / "rrf.run")
-    assert {q: set(d) for q, d in got.items()} == {q: set(d) for q, d in expected.items()}
-    for qid, docs in expected.items():
-        assert [got[qid][d] for d in docs] == pytest.approx(list(docs.values()))
-    mnz = fusion.combmnz({"bm25-bigram": bigram, "dense-toy": toy}, normalisation="rank", depth=100)
+    assert {q: set(d) for q, d in got.items()} == {q: set(d) for q, d in expected.items() if d}
+    for qid, docs in got.items():
+        assert [got[qid][d] for d in expected[qid]] == pytest.approx(list(expected[qid].values()))
     assert read_run(folder / "mnz-bigram-toy.run") == {q: d for q, d in mnz.items() if d}   # scores written exactly
-    rerank = read_run(folder / "rerank-toy.run")
-    top2 = fusion.candidates(bigram, 2)
-    for qid, docs in rerank.items():
+    reranked = read_run(folder / "rerank-toy.run")
+    top2 = rerank.candidates(bigram, 2)
+    for qid, docs in reranked.items():
         assert set(docs) == set(top2[qid])
 
 
@@ -157,7 +161,7 @@ def test_every_fusion_kind_and_its_warning(lineup, tmp_path):
     text = TOY_LINEUP + "".join(
         f'\n[[retriever]]\nname = "{kind}-{norm}"\nkind = "{kind}"\ninputs = ["bm25-ws", "dense-toy"]\n'
         f'normalisation = "{norm}"\nweights = [0.7, 0.3]\ndepth = 2\n'
-        for kind in ("combsum", "combmax") for norm in ("minmax", "zscore", "none"))
+        for kind in ("combsum", "combmax") for norm in ("min-max-one", "zmuv", "none"))
     specs = dict(L.parse_lineup(text, "more.toml").retrievers)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
@@ -166,11 +170,10 @@ def test_every_fusion_kind_and_its_warning(lineup, tmp_path):
     folder = tmp_path / "runs" / "beir_small"
     ws, toy = read_run(folder / "bm25-ws.run"), read_run(folder / "dense-toy.run")
     for kind in ("combsum", "combmax"):
-        for norm in ("minmax", "zscore", "none"):
+        for norm in ("min-max-one", "zmuv", "none"):
             with warnings.catch_warnings():
-                warnings.simplefilter("ignore")
-                want = getattr(fusion, kind)({"bm25-ws": ws, "dense-toy": toy}, {"bm25-ws": 0.7, "dense-toy": 0.3},
-                                             normalisation=norm, depth=2)
+                warnings.simplefilter("ignore")                # the row's run, as the engine called it
+                want = kinds.KINDS[kind].run(None, specs[f"{kind}-{norm}"], 100, [ws, toy])
             got = read_run(folder / f"{kind}-{norm}.run")
             assert got == {q: d for q, d in want.items() if d}, (kind, norm)
             assert made[f"{kind}-{norm}"].status == "computed"
@@ -198,8 +201,8 @@ def test_collection_hash_ignores_qrels():
 
 def test_load_collection_by_name_folder_and_jsonl_qrels(tmp_path, monkeypatch):
     monkeypatch.setenv("SEARCHGRADE_CACHE", str(tmp_path / "cache"))
-    assert engine.load_collection(str(FIXTURE)).queries == ck.load_beir(FIXTURE).queries
-    assert len(engine.load_collection(f"beir:{FIXTURE}", "dev").qrels) == 1
+    assert ck.load_collection(str(FIXTURE)).queries == ck.load_beir(FIXTURE).queries
+    assert len(ck.load_collection(f"beir:{FIXTURE}", "dev").qrels) == 1
     # qrels as JSON lines (the hub's copies): converted into a cached TSV folder, ids with spaces renamed
     folder = tmp_path / "jsonl"
     (folder / "qrels").mkdir(parents=True)
@@ -209,15 +212,15 @@ def test_load_collection_by_name_folder_and_jsonl_qrels(tmp_path, monkeypatch):
     (folder / "qrels" / "dev.jsonl").write_text(
         '{"query-id": "q1", "corpus-id": "Tomato 1", "score": 1}\n{"query-id": "q2", "corpus-id": "d3", "score": 2.0}\n',
         encoding="utf-8")
-    coll = engine.load_collection(folder, "dev")
+    coll = ck.load_collection(folder, "dev")
     assert coll.qrels == {"q1": {"Tomato_1": 1}, "q2": {"d3": 2}} and "Tomato_1" in coll.corpus
     assert coll.meta["renamed_ids"] == {"Tomato_1": "Tomato 1"}
     (folder / "qrels" / "dev.jsonl").write_text('{"query-id": "q1", "corpus-id": "d2", "score": 0.5}\n',
                                                 encoding="utf-8")
     with pytest.raises(FormatError, match=r"dev\.jsonl:1: score 0\.5 is not an integer"):
-        engine.load_collection(folder, "dev")
+        ck.load_collection(folder, "dev")
     with pytest.raises(ValueError, match="unknown collection 'no-such'"):
-        engine.load_collection("no-such")
+        ck.load_collection("no-such")
 
 
 def test_read_runs_checks_checksums_and_collection(lineup, tmp_path):
@@ -243,7 +246,7 @@ def test_read_runs_checks_checksums_and_collection(lineup, tmp_path):
 
 def test_command_line(tmp_path, capsys, monkeypatch):
     monkeypatch.setenv("SEARCHGRADE_CACHE", str(tmp_path / "cache"))
-    engine._WORKSPACES.clear()
+    workspace._WORKSPACES.clear()
     assert korean_runs.main(["--list"]) == 0
     assert "rerank-kiwi-e5" in capsys.readouterr().out
     args = ["--collections", f"beir:{FIXTURE}", "--retrievers", "bm25-ws,bm25-bigram", "--out", str(tmp_path), "--quiet"]
@@ -306,7 +309,7 @@ def test_batch_top_k_with_zero_weights_and_ties():
 
 def test_get_runs_and_lineup_table(lineup, tmp_path):
     out = tmp_path / "runs"
-    engine._WORKSPACES.clear()
+    workspace._WORKSPACES.clear()
     got = korean_runs.get_runs(ck.load_beir(FIXTURE), ["bm25-ws", "rrf"], out_dir=out, progress=False, lineup=lineup)
     assert list(got) == ["bm25-ws", "rrf"]
     assert got["bm25-ws"] == read_run(out / "beir_small" / "bm25-ws.run")
@@ -348,7 +351,7 @@ def test_an_english_analyser_as_bm25_tokeniser(tmp_path, monkeypatch):
                                   "d3": {"title": "", "text": "the plate flows"}},
                       {"q1": "flow past a plate", "q2": "transferring heat"}, {"q1": {"d1": 1}, "q2": {"d2": 1}})
     specs = L.parse_lineup('[[retriever]]\nname = "bm25-stems"\nkind = "bm25"\ntokeniser = "stems"\n', "en.toml")
-    engine._WORKSPACES.clear()
+    workspace._WORKSPACES.clear()
     got = engine.get_run(coll, "bm25-stems", specs, tmp_path / "runs", progress=False)
     docs = [sparse.stems(t) for t in dense.doc_texts(coll.corpus)]
     bm25 = BM25Okapi(docs)
@@ -387,24 +390,24 @@ def test_a_folder_named_like_a_registered_loader_is_a_folder(tmp_path, monkeypat
     monkeypatch.setenv("SEARCHGRADE_CACHE", str(tmp_path / "cache"))
     shutil.copytree(FIXTURE, tmp_path / "beir")
     monkeypatch.chdir(tmp_path)
-    assert engine.load_collection("beir").queries == ck.load_beir(FIXTURE).queries
+    assert ck.load_collection("beir").queries == ck.load_beir(FIXTURE).queries
     # a bare name that is both a collection and a folder here is ambiguous: a clear error, no traceback
     shutil.copytree(FIXTURE, tmp_path / "cranfield")
     with pytest.raises(ValueError, match=r"'cranfield' is both a collection name and a folder here; write "
                                          r"beir:cranfield or \./cranfield"):
-        engine.load_collection("cranfield")
-    assert engine.load_collection("./cranfield").queries == ck.load_beir(FIXTURE).queries
+        ck.load_collection("cranfield")
+    assert ck.load_collection("./cranfield").queries == ck.load_beir(FIXTURE).queries
     with pytest.raises(FileNotFoundError, match="no/such: no such folder"):
-        engine.load_collection("no/such")
+        ck.load_collection("no/such")
     with pytest.raises(ValueError, match="did you mean 'korquad-dev'"):
-        engine.load_collection("KorQuAD-dev2")
+        ck.load_collection("KorQuAD-dev2")
 
 
 def _runs_command(tmp_path, name, description=""):
     from searchgrade.cli import runs as command
 
     (tmp_path / "l.toml").write_text(BM25_ONLY.format(name=name, description=description), encoding="utf-8")
-    engine._WORKSPACES.clear()
+    workspace._WORKSPACES.clear()
     return command.main(["--lineup", str(tmp_path / "l.toml"), "--collection", str(FIXTURE),
                          "--out", str(tmp_path / "out"), "--quiet"])
 
@@ -477,18 +480,18 @@ def test_intersect_keeps_the_judgments_of_common_queries_and_says_what_it_droppe
 
     folder = _folder_with_strays(tmp_path, monkeypatch, "q99\td1\t1\nq1\tno-such-doc\t1\n")
     with pytest.raises(FormatError):
-        engine.load_collection(folder)                                  # refused by default, as before
-    coll = engine.load_collection(folder, intersect=True)
+        ck.load_collection(folder)                                  # refused by default, as before
+    coll = ck.load_collection(folder, intersect=True)
     assert coll.meta["dropped_judgments"] == {"lines": 2, "queries": ["q99"], "documents": 1}
     assert coll.qrels == ck.load_beir(FIXTURE).qrels
     (tmp_path / "l.toml").write_text(BM25_ONLY.format(name="b", description=""), encoding="utf-8")
-    engine._WORKSPACES.clear()
+    workspace._WORKSPACES.clear()
     assert command.main(["--lineup", str(tmp_path / "l.toml"), "--collection", str(folder), "--out",
                          str(tmp_path / "out"), "--intersect", "--quiet"]) == 0
     assert "--intersect dropped 2 qrels lines: 1 queries not in queries.jsonl (q99), 1 lines naming a document" \
         in capsys.readouterr().err
     with pytest.raises(ValueError, match="--intersect is for BEIR folders"):
-        engine.load_collection("cranfield", intersect=True)
+        ck.load_collection("cranfield", intersect=True)
 
 
 def test_report_of_an_intersected_folder_says_what_was_dropped_once(tmp_path, monkeypatch, capsys):
@@ -499,7 +502,7 @@ def test_report_of_an_intersected_folder_says_what_was_dropped_once(tmp_path, mo
 
     folder = _folder_with_strays(tmp_path, monkeypatch, "q99\td1\t1\n")
     (tmp_path / "l.toml").write_text(BM25_ONLY.format(name="b", description=""), encoding="utf-8")
-    engine._WORKSPACES.clear()
+    workspace._WORKSPACES.clear()
     assert command.main(["--lineup", str(tmp_path / "l.toml"), "--collection", str(folder), "--out",
                          str(tmp_path / "out"), "--intersect", "--quiet"]) == 0
     capsys.readouterr()

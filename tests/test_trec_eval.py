@@ -52,9 +52,9 @@ def test_reproduces_trec_eval_output_line_by_line(trec_dir, capsys, expected_fil
 @pytest.mark.parametrize("expected_file", list(CASES))
 def test_output_is_byte_identical(trec_dir, expected_file):
     args, qrels = CASES[expected_file]
-    from searchgrade.trec_eval import _parse_args
+    from searchgrade.cli.trec_eval.args import parse_args
 
-    o = _parse_args(args + [str(trec_dir / qrels), str(trec_dir / "results.test")])
+    o = parse_args(args + [str(trec_dir / qrels), str(trec_dir / "results.test")])
     text = run_trec_eval(o["qrels_path"], o["run_path"], o["measures"], query=o["query"],
                          rel_level=o["rel_level"])
     assert text == (trec_dir / expected_file).read_text()

@@ -1,4 +1,4 @@
-"""searchgrade.book.widgets: the embedded numbers are the package's, the HTML is accessible and self-contained."""
+"""searchgrade.book.widgets and searchgrade.report.viewer: the embedded numbers are the package's, the HTML is accessible and self-contained."""
 import html
 import json
 import random
@@ -9,6 +9,8 @@ import pytest
 
 import searchgrade as sg
 from searchgrade.book import widgets
+from searchgrade.report import viewer, widget
+from searchgrade.report.text import VIEWER, VIEWER_PAGE
 from searchgrade.io import trec_order
 
 N, MAX_MISSING = 10, 5
@@ -18,7 +20,7 @@ N, MAX_MISSING = 10, 5
 def _book_mode(monkeypatch):
     """Tests see the book build's situation unless they say otherwise: no Jupyter session, no override."""
     monkeypatch.delenv("JPY_SESSION_NAME", raising=False)
-    monkeypatch.delenv(widgets.MODE_ENV, raising=False)
+    monkeypatch.delenv(widget.MODE_ENV, raising=False)
 
 
 @pytest.fixture(scope="module")
@@ -50,17 +52,6 @@ def elements(page: str) -> list[tuple[str, dict]]:
     return parser.tags
 
 
-# --------------------------------------------------------------------------- quantise
-
-
-def test_quantise_rounds_to_four_decimals_halves_up():
-    assert widgets.quantise(0.28125) == 2813
-    assert widgets.quantise(1 / 3) == 3333
-    assert widgets.quantise(0.0) == 0 and widgets.quantise(1.0) == 10_000
-    with pytest.raises(ValueError, match="not a finite number"):
-        widgets.quantise(float("nan"))
-
-
 # --------------------------------------------------------------------------- scoring lab
 
 
@@ -81,7 +72,7 @@ def test_lab_table_equals_package_for_every_state(table, k):
         bits, missing = map(int, qid.split(":"))
         got = table.lookup(bits, k, missing)
         for key, name in names.items():
-            if got[key] != widgets.quantise(row[name]):
+            if got[key] != widget.quantise(row[name]):
                 wrong.append((bits, missing, name, got[key], row[name]))
     assert not wrong, wrong[:5]
 
@@ -95,8 +86,8 @@ def test_lab_table_equals_score_ranking_on_sampled_states(table):
         expected = sg.score_ranking(docs, widgets.lab_qrels(bits, N, missing), list(names.values()))
         got = table.lookup(bits, k, missing)
         for key, name in names.items():
-            assert got[key] == widgets.quantise(expected[name]), (bits, k, missing, name)
-            assert abs(got[key] / widgets.SCALE - expected[name]) <= 0.5e-4 + 1e-12
+            assert got[key] == widget.quantise(expected[name]), (bits, k, missing, name)
+            assert abs(got[key] / widget.SCALE - expected[name]) <= 0.5e-4 + 1e-12
 
 
 def test_lab_known_values(table):
@@ -104,11 +95,11 @@ def test_lab_known_values(table):
     start = sum(1 << (r - 1) for r in (1, 3, 5, 7))
     got = table.lookup(start, 5, 0)
     assert (got["P"], got["R"], got["Hit"], got["RR"]) == (6000, 7500, 10_000, 10_000)
-    assert got["AP"] == widgets.quantise((1 + 2 / 3 + 3 / 5) / 4)
+    assert got["AP"] == widget.quantise((1 + 2 / 3 + 3 / 5) / 4)
     tenth = table.lookup(1 << 9, 10, 0)
     assert (tenth["R"], tenth["RR"]) == (10_000, 1000)
     assert all(v == 0 for key, v in table.lookup(1 << 9, 9, 0).items() if key != "RBP")
-    assert table.lookup(1 << 9, 9, 0)["RBP"] == widgets.quantise(0.2 * 0.8**9)
+    assert table.lookup(1 << 9, 9, 0)["RBP"] == widget.quantise(0.2 * 0.8**9)
 
 
 def test_lab_embedded_table_is_the_table(table):
@@ -203,7 +194,7 @@ def test_rank_slider_values_are_score_ranking():
     for r in range(1, 21):
         expected = sg.score_ranking(*sg.book.single_relevant_ranking(r, 20), measures)
         for j, m in enumerate(measures):
-            assert data["values"][j][r - 1] == widgets.quantise(expected[m]), (r, m)
+            assert data["values"][j][r - 1] == widget.quantise(expected[m]), (r, m)
     # the marker sits higher (smaller y) where the value is larger, and moves right with the rank
     for j in range(len(measures)):
         xy, vals = data["xy"][j], data["values"][j]
@@ -271,7 +262,7 @@ def initial_view(page: str) -> str:
 
 def test_query_viewer_data_is_the_runs_and_the_package(cranfield_viewer_inputs):
     cran, runs, scores, filters = cranfield_viewer_inputs
-    data = widgets.query_viewer_data(cran.queries, runs, cran.qrels, cran.corpus, scores, filters)
+    data = viewer.query_viewer_data(cran.queries, runs, cran.qrels, cran.corpus, scores, filters)
     assert data["runs"] == list(runs)
     assert data["order"] == list(dict.fromkeys(q for m in filters.values() for q in m))
     assert data["graded"] is True and data["answers"] == {}
@@ -280,7 +271,7 @@ def test_query_viewer_data_is_the_runs_and_the_package(cranfield_viewer_inputs):
             top = data["top"][q][j]
             assert [d for d, _ in top] == trec_order(run[q], 5)
             assert [g for _, g in top] == [cran.qrels[q].get(d) for d, _ in top]
-            assert data["scores"][q][j] == [widgets.quantise(v) for v in scores[name].loc[q]]
+            assert data["scores"][q][j] == [widget.quantise(v) for v in scores[name].loc[q]]
         relevant = sorted(((d, g) for d, g in cran.qrels[q].items() if g >= 1), key=lambda p: (-p[1], p[0]))
         assert data["relevant"][q] == [list(p) for p in relevant]
         gold = data["gold"][q]
@@ -294,16 +285,16 @@ def test_query_viewer_data_is_the_runs_and_the_package(cranfield_viewer_inputs):
 
 def test_query_viewer_computes_scores_when_not_given(cranfield_viewer_inputs):
     cran, runs, scores, filters = cranfield_viewer_inputs
-    data = widgets.query_viewer_data(cran.queries, runs, cran.qrels, cran.corpus, None, filters,
+    data = viewer.query_viewer_data(cran.queries, runs, cran.qrels, cran.corpus, None, filters,
                                      measures=["nDCG@10", "RR", "R@10"])
     for q in data["order"]:
         for j, name in enumerate(runs):
-            assert data["scores"][q][j] == [widgets.quantise(v) for v in scores[name].loc[q]]
+            assert data["scores"][q][j] == [widget.quantise(v) for v in scores[name].loc[q]]
 
 
 def test_query_viewer_html(cranfield_viewer_inputs):
     cran, runs, scores, filters = cranfield_viewer_inputs
-    page = widgets.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, scores, filters, mode="html").data
+    page = viewer.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, scores, filters, mode="html").data
     tags = elements(page)
     labelled = {a["for"] for t, a in tags if t == "label"}
     selects = [a for t, a in tags if t == "select"]
@@ -322,19 +313,19 @@ def test_query_viewer_html(cranfield_viewer_inputs):
 
 def test_query_viewer_marks_judgments(cranfield_viewer_inputs):
     cran, runs, scores, filters = cranfield_viewer_inputs
-    data = widgets.query_viewer_data(cran.queries, runs, cran.qrels, cran.corpus, scores, filters)
-    assert widgets.viewer_mark(data, None) == "판정되지 않음"
-    assert widgets.viewer_mark(data, 0) == "오답" and widgets.viewer_mark(data, -1) == "오답"
-    assert widgets.viewer_mark(data, 3) == "정답(등급 3)"
+    data = viewer.query_viewer_data(cran.queries, runs, cran.qrels, cran.corpus, scores, filters)
+    assert viewer.viewer_mark(data, None) == "판정되지 않음"
+    assert viewer.viewer_mark(data, 0) == "오답" and viewer.viewer_mark(data, -1) == "오답"
+    assert viewer.viewer_mark(data, 3) == "정답(등급 3)"
     binary = {q: {d: 1 for d in j} for q, j in cran.qrels.items()}
-    flat = widgets.query_viewer_data(cran.queries, runs, binary, cran.corpus, None, filters)
-    assert flat["graded"] is False and widgets.viewer_mark(flat, 1) == "정답"
+    flat = viewer.query_viewer_data(cran.queries, runs, binary, cran.corpus, None, filters)
+    assert flat["graded"] is False and viewer.viewer_mark(flat, 1) == "정답"
 
 
 def test_query_viewer_starts_where_asked(cranfield_viewer_inputs):
     cran, runs, scores, filters = cranfield_viewer_inputs
     start = filters["TF-IDF가 이긴 질문"][1]
-    page = widgets.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, scores, filters, start=start,
+    page = viewer.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, scores, filters, start=start,
                                 mode="html").data
     data = embedded_data(page)
     assert data["start"] == start and data["startFilter"] == 1
@@ -342,9 +333,9 @@ def test_query_viewer_starts_where_asked(cranfield_viewer_inputs):
     assert selected == ["1", start]                          # the group holding the start query, and the query
     query_select = re.search(r'<select class="sg-query"[^>]*>(.*?)</select>', page, re.S).group(1)
     assert re.findall(r'<option value="([^"]*)"', query_select) == filters["TF-IDF가 이긴 질문"]
-    assert initial_view(page) == widgets.viewer_query_html(data, start)
+    assert initial_view(page) == viewer.viewer_query_html(data, start)
     with pytest.raises(ValueError, match=r"start query 'nope' is not among"):
-        widgets.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, scores, filters, start="nope")
+        viewer.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, scores, filters, start="nope")
 
 
 def answer_corpus():
@@ -365,7 +356,7 @@ def answer_corpus():
 
 def test_query_viewer_highlights_answers():
     queries, runs, qrels, corpus, answers = answer_corpus()
-    data = widgets.query_viewer_data(queries, runs, qrels, corpus, answers=answers, snippet_chars=40, gold_chars=60)
+    data = viewer.query_viewer_data(queries, runs, qrels, corpus, answers=answers, snippet_chars=40, gold_chars=60)
     judge = sg.judges.AnswerJudge(answers, corpus)
     for q in data["order"]:
         for d, (snippet, spans, has_answer) in data["passages"][q].items():
@@ -379,22 +370,22 @@ def test_query_viewer_highlights_answers():
     assert gold[0] == "d1" and gold[2][gold[3][0][0]:gold[3][0][1]] == "1985년"
     assert gold[5] == [2, 2, None]                              # ranked 2nd by a and b, absent from c
     assert [len(data["passages"]["q2"]["d4"][1])] == [2]        # both occurrences, whitespace and case aside
-    fragment = widgets.viewer_query_html(data, "q1")
+    fragment = viewer.viewer_query_html(data, "q1")
     assert '<mark class="sg-hl">1985년</mark>' in fragment
     assert fragment.count('<span class="sg-mark sg-mark-ans">답 포함</span>') == 4   # d1 twice, d2, gold d1
     assert '<p class="sg-answers">답 문자열: <mark class="sg-hl">1985년</mark></p>' in fragment
     assert "a 2위, b 2위, c 목록에 없음" in fragment
     assert '<p class="sg-note sg-empty">이 질문에는 결과가 없다.</p>' in fragment   # run c is empty for q1
-    plain = widgets.query_viewer_data(queries, runs, qrels, corpus)
-    assert "sg-hl" not in widgets.viewer_query_html(plain, "q1") and "답 포함" not in widgets.viewer_query_html(plain, "q1")
+    plain = viewer.query_viewer_data(queries, runs, qrels, corpus)
+    assert "sg-hl" not in viewer.viewer_query_html(plain, "q1") and "답 포함" not in viewer.viewer_query_html(plain, "q1")
 
 
 def test_query_viewer_refuses_bad_answers():
     queries, runs, qrels, corpus, _ = answer_corpus()
     with pytest.raises(ValueError, match="answers must be a dict"):
-        widgets.query_viewer_data(queries, runs, qrels, corpus, answers=["1985년"])
+        viewer.query_viewer_data(queries, runs, qrels, corpus, answers=["1985년"])
     with pytest.raises(ValueError, match=r"answers\['q1'\] must be a list of strings"):
-        widgets.query_viewer_data(queries, runs, qrels, corpus, answers={"q1": "1985년"})
+        viewer.query_viewer_data(queries, runs, qrels, corpus, answers={"q1": "1985년"})
 
 
 def test_query_viewer_escapes_document_text():
@@ -402,7 +393,7 @@ def test_query_viewer_escapes_document_text():
     queries = {"1": "q <one>"}
     corpus = {"a": {"title": evil, "text": evil}, "b": {"title": "b", "text": "b"}}
     runs = {name: {"1": {"a": 2.0, "b": 1.0}} for name in ("x", "y", "z")}
-    page = widgets.query_viewer(queries, runs, {"1": {"a": 1}}, corpus, answers={"1": ["<b>"]}, mode="html").data
+    page = viewer.query_viewer(queries, runs, {"1": {"a": 1}}, corpus, answers={"1": ["<b>"]}, mode="html").data
     data_part = re.search(r'<script type="application/json"[^>]*>(.*?)</script>', page, re.S).group(1)
     assert "</script" not in data_part and "<" not in data_part
     assert json.loads(data_part)["titles"]["a"] == evil
@@ -413,48 +404,48 @@ def test_query_viewer_escapes_document_text():
 def test_query_viewer_refuses_bad_input(cranfield_viewer_inputs):
     cran, runs, scores, filters = cranfield_viewer_inputs
     with pytest.raises(ValueError, match="one to three runs"):
-        widgets.query_viewer(cran.queries, {}, cran.qrels, cran.corpus)
+        viewer.query_viewer(cran.queries, {}, cran.qrels, cran.corpus)
     with pytest.raises(ValueError, match="one to three runs"):
-        widgets.query_viewer(cran.queries, {**runs, "extra": runs["BM25"]}, cran.qrels, cran.corpus)
+        viewer.query_viewer(cran.queries, {**runs, "extra": runs["BM25"]}, cran.qrels, cran.corpus)
     with pytest.raises(ValueError, match=r"filter 'x': query ids not in `queries`: \['nope'\]"):
-        widgets.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, filters={"x": ["1", "nope"]})
+        viewer.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, filters={"x": ["1", "nope"]})
     with pytest.raises(ValueError, match="give a list of query ids"):
-        widgets.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, filters={"x": "1"})
+        viewer.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, filters={"x": "1"})
     small_corpus = {d: v for d, v in cran.corpus.items() if d != trec_order(runs["BM25"]["1"], 1)[0]}
     with pytest.raises(ValueError, match=r"run 'BM25', query '1': document '\d+' is not in the corpus"):
-        widgets.query_viewer(cran.queries, runs, cran.qrels, small_corpus, qids=["1"])
+        viewer.query_viewer(cran.queries, runs, cran.qrels, small_corpus, qids=["1"])
     partial = {name: df.drop(index="1") for name, df in scores.items()}
     with pytest.raises(ValueError, match=r"has no row for queries \['1'\]"):
-        widgets.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, partial, qids=["1"])
+        viewer.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, partial, qids=["1"])
     with pytest.raises(ValueError, match="bytes"):
-        widgets.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, max_bytes=10_000)
+        viewer.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, max_bytes=10_000)
     with pytest.raises(ValueError, match="without judgments"):
-        widgets.query_viewer({**cran.queries, "zz": "new"}, runs, cran.qrels, cran.corpus, qids=["zz"])
+        viewer.query_viewer({**cran.queries, "zz": "new"}, runs, cran.qrels, cran.corpus, qids=["zz"])
 
 
 def test_query_viewer_html_and_ipywidgets_agree(cranfield_viewer_inputs):
     """The HTML page's first view and every ipywidgets view are the same markup, from the same data."""
     cran, runs, scores, filters = cranfield_viewer_inputs
     start = filters["BM25가 이긴 질문"][2]
-    page = widgets.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, scores, filters, start=start,
+    page = viewer.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, scores, filters, start=start,
                                 mode="html").data
-    box = widgets.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, scores, filters, start=start,
+    box = viewer.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, scores, filters, start=start,
                                mode="ipywidgets")
     ui, data = box.sg, embedded_data(page)
     assert json.loads(json.dumps(ui["data"])) == data
     assert ui["filter"].value.startswith("BM25가 이긴 질문") and ui["query"].value == start
-    assert initial_view(page) == widgets.viewer_query_html(data, start)
-    assert f'<div class="sg-view">{widgets.viewer_query_html(data, start)}</div>' in ui["output"].value
+    assert initial_view(page) == viewer.viewer_query_html(data, start)
+    assert f'<div class="sg-view">{viewer.viewer_query_html(data, start)}</div>' in ui["output"].value
     for q in data["order"][:12]:
         ui["filter"].value = ui["filter"].options[0]
         ui["query"].value = q
-        assert f'<div class="sg-view">{widgets.viewer_query_html(data, q)}</div>' in ui["output"].value
+        assert f'<div class="sg-view">{viewer.viewer_query_html(data, q)}</div>' in ui["output"].value
         assert top_items(ui["output"].value) == [trec_order(run[q], 5) for run in runs.values()]
 
 
 def test_query_viewer_ipywidgets(cranfield_viewer_inputs):
     cran, runs, scores, filters = cranfield_viewer_inputs
-    box = widgets.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, scores, filters, mode="ipywidgets")
+    box = viewer.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, scores, filters, mode="ipywidgets")
     ui = box.sg
     # what a reader sees before touching anything: the first query, not an empty group
     assert ui["query"].value == ui["data"]["start"] and ui["query"].value is not None
@@ -491,16 +482,16 @@ def test_widget_text_is_in_the_book_voice(cranfield_viewer_inputs):
     cran, runs, scores, filters = cranfield_viewer_inputs
     queries, aruns, aqrels, acorpus, answers = answer_corpus()
     pages = [widgets.scoring_lab(mode="html").data, widgets.rank_slider(mode="html").data,
-             widgets.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, scores, filters, mode="html").data,
-             widgets.query_viewer(queries, aruns, aqrels, acorpus, answers=answers, mode="html").data]
+             viewer.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, scores, filters, mode="html").data,
+             viewer.query_viewer(queries, aruns, aqrels, acorpus, answers=answers, mode="html").data]
     lab, slider = widgets.scoring_lab(mode="ipywidgets"), widgets.rank_slider(mode="ipywidgets")
-    viewer = widgets.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, scores, {"빈 묶음": [], **filters},
-                                  mode="ipywidgets")
-    pages += [lab.sg["output"].value, slider.sg["output"].value, viewer.sg["output"].value]
-    viewer.sg["filter"].value = viewer.sg["filter"].options[1]          # the empty group's message
-    pages.append(viewer.sg["output"].value)
+    box = viewer.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, scores, {"빈 묶음": [], **filters},
+                              mode="ipywidgets")
+    pages += [lab.sg["output"].value, slider.sg["output"].value, box.sg["output"].value]
+    box.sg["filter"].value = box.sg["filter"].options[1]          # the empty group's message
+    pages.append(box.sg["output"].value)
     texts = [t for page in pages for t in korean_text(page)]
-    texts += list(widgets.VIEWER_TEXT.values()) + [widgets.PRINT_NOTE, widgets.LAB_TOTAL, widgets.SLIDER_RANK_TEXT]
+    texts += list(VIEWER["ko"].values()) + [VIEWER_PAGE["ko"]["print"], widgets.LAB_TOTAL, widgets.SLIDER_RANK_TEXT]
     texts += [t.tooltip for t in lab.sg["toggles"]] + [w.description for w in (lab.sg["k"], lab.sg["missing"])]
     assert len(texts) > 40
     assert "이 묶음에는 질문이 없다." in texts
@@ -509,20 +500,6 @@ def test_widget_text_is_in_the_book_voice(cranfield_viewer_inputs):
 
 
 # --------------------------------------------------------------------------- mode
-
-
-def test_resolve_mode(monkeypatch):
-    assert widgets.resolve_mode("auto") == "html"                 # book build: no Jupyter session
-    monkeypatch.setenv("JPY_SESSION_NAME", "/chapters/ch02_ranking.md")
-    assert widgets.resolve_mode("auto") == "ipywidgets"           # JupyterLab kernel
-    assert widgets.resolve_mode("html") == "html"
-    monkeypatch.setenv(widgets.MODE_ENV, "html")
-    assert widgets.resolve_mode("auto") == "html"                 # the override wins
-    monkeypatch.setenv(widgets.MODE_ENV, "svg")
-    with pytest.raises(ValueError, match="SEARCHGRADE_WIDGET_MODE"):
-        widgets.resolve_mode("auto")
-    with pytest.raises(ValueError, match="mode must be one of"):
-        widgets.resolve_mode("notebook")
 
 
 def test_auto_mode_in_a_session_returns_ipywidgets(monkeypatch):

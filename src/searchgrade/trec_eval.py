@@ -101,7 +101,6 @@ import sys
 
 from .cli.trec_eval import UsageError, output, run_trec_eval
 from .cli.trec_eval import main as _main
-from .cli.trec_eval.args import parse_args as _parse_args  # noqa: F401  (tests read the parsed options)
 
 __all__ = ["main", "run_trec_eval", "UsageError", "output"]
 

@@ -12,6 +12,7 @@ import pytest
 import searchgrade as sg
 from browser_support import DESKTOP, PHONE
 from searchgrade.book import widgets
+from searchgrade.report import viewer, widget
 from searchgrade.book import single_relevant_ranking
 from searchgrade.io import trec_order
 
@@ -22,7 +23,7 @@ VIEWER = '[data-sg-widget="query-viewer"]'
 
 def assert_shown(text: str, value: float, what: str):
     """The text a widget shows is the package's value at 4 decimals."""
-    assert text == f"{widgets.quantise(value) / widgets.SCALE:.4f}", f"{what}: shows {text}, package {value}"
+    assert text == f"{widget.quantise(value) / widget.SCALE:.4f}", f"{what}: shows {text}, package {value}"
     assert abs(float(text) - value) <= 0.5e-4 + 1e-12, what
 
 
@@ -191,8 +192,8 @@ def viewer_page(tmp_path_factory):
                "TF-IDF가 이긴 질문": list(tfidf.index[tfidf > bm25 + 0.3][:6]),
                "모두 0점": list(bm25.index[(bm25 == 0) & (tfidf == 0)][:6]),
                "빈 묶음": []}
-    html = widgets.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, scores, filters, mode="html").data
-    data = widgets.query_viewer_data(cran.queries, runs, cran.qrels, cran.corpus, scores, filters)
+    html = viewer.query_viewer(cran.queries, runs, cran.qrels, cran.corpus, scores, filters, mode="html").data
+    data = viewer.query_viewer_data(cran.queries, runs, cran.qrels, cran.corpus, scores, filters)
     path = viewer_html_page(tmp_path_factory.mktemp("viewer"), "viewer.html", html)
     return path, cran, runs, scores, filters, data
 
@@ -244,7 +245,7 @@ def check_viewer(root, qid, coll, runs, scores, data=None):
     if data is not None:                                    # the page's script built the package's markup
         same = root.evaluate("""(el, html) => { const t = document.createElement("template"); t.innerHTML = html;
                                    return t.innerHTML === el.querySelector(".sg-view").innerHTML; }""",
-                             widgets.viewer_query_html(data, qid))
+                             viewer.viewer_query_html(data, qid))
         assert same, f"the script's markup for query {qid} differs from viewer_query_html"
 
 
@@ -293,9 +294,9 @@ def korquad_viewer_page(tmp_path_factory):
     missed = [q for q in kq.queries if all(rr[n].get(q, 0) == 0 for n in names)][:5]
     filters = {"밀집 검색이 이긴 질문": dense_won, "셋 다 놓친 질문": missed}
     start = dense_won[-1]
-    html = widgets.query_viewer(kq.queries, kq_runs, kq.qrels, kq.corpus, scores, filters,
+    html = viewer.query_viewer(kq.queries, kq_runs, kq.qrels, kq.corpus, scores, filters,
                                 answers=kq.meta["answers"], start=start, mode="html").data
-    data = widgets.query_viewer_data(kq.queries, kq_runs, kq.qrels, kq.corpus, scores, filters,
+    data = viewer.query_viewer_data(kq.queries, kq_runs, kq.qrels, kq.corpus, scores, filters,
                                      answers=kq.meta["answers"], start=start)
     path = viewer_html_page(tmp_path_factory.mktemp("kq-viewer"), "viewer.html", html)
     return path, kq, kq_runs, scores, filters, data, start

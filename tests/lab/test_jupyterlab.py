@@ -22,6 +22,7 @@ import pytest
 
 import searchgrade as sg
 from searchgrade.book import widgets
+from searchgrade.report import widget
 from searchgrade.book import single_relevant_ranking
 from searchgrade.io import trec_order
 
@@ -40,7 +41,8 @@ FILTERS = {"A가 1위에 정답을 놓은 질문": ["q1"]}
 CELLS = [
     "from searchgrade.book import widgets\nlab = widgets.scoring_lab(relevant=(1, 3, 5, 7), k=5, mode='ipywidgets')\nlab",
     "slider = widgets.rank_slider(['RR', 'nDCG@10', 'R@10'], n=20, start=3, mode='ipywidgets')\nslider",
-    f"viewer = widgets.query_viewer({QUERIES!r}, {RUNS!r}, {QRELS!r}, {CORPUS!r}, filters={FILTERS!r}, "
+    "from searchgrade.report.viewer import query_viewer\n"
+    f"viewer = query_viewer({QUERIES!r}, {RUNS!r}, {QRELS!r}, {CORPUS!r}, filters={FILTERS!r}, "
     f"qids={list(QUERIES)!r}, mode='ipywidgets')\nviewer",
 ]
 
@@ -150,7 +152,7 @@ def expect_lab(page, relevant: list[int], k: int):
     qrels = {d: int(i + 1 in relevant) for i, d in enumerate(docs)}
     names = [f"P@{k}", f"R@{k}", f"Hit@{k}", f"AP@{k}", f"RR@{k}", f"nDCG@{k}", "RBP(p=0.8)"]
     expected = sg.score_ranking(docs, qrels, names)
-    want = {n: f"{widgets.quantise(expected[n]) / widgets.SCALE:.4f}" for n in names}
+    want = {n: f"{widget.quantise(expected[n]) / widget.SCALE:.4f}" for n in names}
     deadline = time.monotonic() + 30
     while lab_values(page) != want:
         if time.monotonic() > deadline:
@@ -190,7 +192,7 @@ def test_rank_slider_in_jupyterlab_shows_the_package_values(notebook):
             page.keyboard.press("ArrowRight")
         ranking, qrels = single_relevant_ranking(rank, n=20)
         expected = sg.score_ranking(ranking, qrels, names)
-        want = {n: f"{widgets.quantise(expected[n]) / widgets.SCALE:.4f}" for n in names}
+        want = {n: f"{widget.quantise(expected[n]) / widget.SCALE:.4f}" for n in names}
         deadline = time.monotonic() + 30
         while slider_values(page) != want or slider.locator(".widget-readout").inner_text().strip() != str(rank):
             assert time.monotonic() < deadline, (rank, slider_values(page), want)

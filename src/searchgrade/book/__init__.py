@@ -9,12 +9,14 @@ module                    what it holds
 :mod:`.overlap`           question-paragraph token overlap, and BM25 vs dense per overlap bucket
 :mod:`.rechunk`           chapter 8's rechunking of MIRACL-ko and its cached BM25 rankings over chunks
 :mod:`.variants`          chapter 8's seeded query variants (typos, keyword queries) for repeated runs
-:mod:`.widgets`           the three kernel-free widgets (scoring lab, rank slider, per-query viewer)
+:mod:`.widgets`           the scoring lab and the rank slider (kernel-free widgets; chapter 5's
+                          per-query viewer is :mod:`searchgrade.report.viewer`)
 :mod:`.plotting`          the one plot style (NanumGothic, Okabe-Ito palette)
 :mod:`.tables`            the one table style (:func:`show`: caption above, rounded, headers on one line)
 :mod:`.sphinxext`         the Sphinx hook (notebook download, launch link, web font)
 :mod:`.webfont`           the Korean web font (NanumGothic as woff2, @font-face), written at build time
-:mod:`.pdf`               the PDF edition (a single-page build printed by Chromium)
+:mod:`.pdf`               the PDF edition (a single-page build printed by Chromium; its print CSS
+                          and page scripts are files of ``assets/``)
 ========================  ==================================================================
 
 This package itself holds small notebook helpers (:func:`glue`, :func:`plain`,
@@ -25,7 +27,7 @@ The paired tests of chosen pairs and of rank flips are :mod:`searchgrade.report.
 To add a chapter helper, put it in the module of what it holds (or a new module named for it, listed
 above) and call it from the chapter; the searchgrade package itself never imports the book. To add a
 widget, write a function in :mod:`.widgets` that builds its markup and embeds precomputed values with
-:func:`searchgrade.report.viewer.widget_html` (its script goes in ``widget_assets/``), with an ipywidgets
+:func:`searchgrade.report.widget.widget_html` (its script goes in ``assets/``), with an ipywidgets
 view for a live kernel.
 """
 from __future__ import annotations

@@ -27,7 +27,10 @@ from pathlib import Path, PurePosixPath
 
 import yaml
 
+from ..report.widget import asset
 
+
+BOOK = "searchgrade.book"  # the package whose assets/ hold the print stylesheet and the page scripts
 CHROMIUM_ENV = "SEARCHGRADE_CHROMIUM"
 HTML_EDITION = "HTML판"
 TOC_TITLE = "차례"
@@ -202,109 +205,6 @@ def build_singlehtml(source: Path) -> Path:
 
 # --------------------------------------------------------------------------- printing
 
-PRINT_CSS = """
-@page { size: A4; }
-html, body { background: #fff !important; }
-.bd-header, .bd-header-article, .bd-sidebar-primary, .bd-sidebar-secondary, .bd-footer, .bd-footer-article,
-.bd-footer-content, .prev-next-area, #jb-print-docs-body, .header-article-items, #pst-skip-link, .search-button-field,
-.bd-search, .pst-async-banner-revealer, .headerlink, .toggle-button, button.copybtn,
-details.hide.above-input > summary, .sg-widget .sg-live { display: none !important; }
-.bd-page-width, .bd-main, .bd-content, .bd-article-container, .bd-article { max-width: none !important;
-  width: 100% !important; margin: 0 !important; padding: 0 !important; }
-.bd-container, .bd-container__inner { display: block !important; max-width: none !important; }
-body { font-size: 10.5pt; line-height: 1.6; }
-.bd-main .bd-content { margin-left: 0 !important; }
-.bd-main .bd-content .bd-article h1:first-of-type { display: block !important; }
-.bd-article > section:first-child > h1:first-child { font-size: 2.6rem; margin: 30mm 0 1.5rem 0; }
-span[id^="document-"] + section, nav.sg-print-toc { break-before: page; }
-span[id^="document-"] + section > :is(h1, h2, h3, h4):first-child, nav.sg-print-toc > .sg-toc-title {
-  font-size: 1.9rem; margin: 0 0 1rem 0; }
-h1, h2, h3, h4 { break-after: avoid; }
-figure, img, table, .cell_output, div.highlight, .admonition, .sg-widget { break-inside: avoid; }
-.cell_output img, figure img { max-width: 100% !important; height: auto !important; }
-div.highlight pre, .output pre { white-space: pre-wrap; overflow-wrap: anywhere; }
-.table-wrapper, .output_html, .cell_output { overflow: visible !important; }
-nav.sg-print-toc > .sg-toc-title { font-weight: 700; }
-nav.sg-print-toc ol { list-style: none; padding: 0; margin: 0; }
-nav.sg-print-toc li.sg-part { font-weight: 700; margin: 1rem 0 0.3rem 0; }
-nav.sg-print-toc li.sg-entry { display: flex; gap: 0.4rem; margin: 0.25rem 0; }
-nav.sg-print-toc li.sg-entry a { color: inherit; text-decoration: none; }
-nav.sg-print-toc .sg-dots { flex: 1 1 auto; border-bottom: 1px dotted #888; margin-bottom: 0.35em; }
-nav.sg-print-toc .sg-page { min-width: 2.5em; text-align: right; font-variant-numeric: tabular-nums; }
-"""
-
-# Runs in the page before printing: opens what the HTML hides until clicked (exercise solutions, hide-cell
-# code, hidden outputs), leaves hide-input code hidden, and names each widget's page in the HTML edition.
-OPEN_JS = """
-(edition) => {
-  document.querySelectorAll(".toggle-hidden").forEach(e => e.classList.remove("toggle-hidden"));
-  document.querySelectorAll("details").forEach(d => {
-    if (!d.classList.contains("above-input") || d.closest(".tag_hide-cell")) { d.open = true; }
-  });
-  const docOf = el => {            // the page a node came from: the nearest document-<page> anchor before it
-    for (let node = el; node; node = node.parentElement) {
-      for (let prev = node.previousElementSibling; prev; prev = prev.previousElementSibling) {
-        const anchors = prev.matches('span[id^="document-"]') ? [prev] : prev.querySelectorAll('span[id^="document-"]');
-        if (anchors.length) { return anchors[anchors.length - 1].id.slice("document-".length); }
-      }
-    }
-    return null;
-  };
-  const widgets = Array.from(document.querySelectorAll("[data-sg-widget]"));
-  let named = 0;
-  widgets.forEach(w => {
-    const doc = docOf(w), where = w.querySelector(".sg-edition");
-    if (where && doc) { where.textContent = " (" + edition + ": " + doc + ".html)"; named += 1; }
-  });
-  return {widgets: widgets.length, named: named};
-}
-"""
-
-# Inserts the table of contents before the first chapter: one line per page of _toc.yml, under its
-# part's caption, linked to the page's heading; page numbers are filled in after a first print.
-TOC_JS = """
-([tocTitle, parts]) => {
-  const entries = parts.map(([caption, doc], i) => {
-    const anchor = document.getElementById("document-" + doc);
-    if (!anchor) { throw new Error("no document-" + doc + " in the single page"); }
-    const heading = anchor.nextElementSibling && anchor.nextElementSibling.querySelector("h1, h2, h3, h4, h5, h6");
-    if (!heading) { throw new Error(doc + ": no heading after its anchor"); }
-    heading.id = "sg-toc-" + i;      // the link target (the sections' own ids repeat in a single page)
-    const title = Array.from(heading.childNodes).filter(n => !(n.classList && n.classList.contains("headerlink")))
-      .map(n => n.textContent).join("").trim();
-    return {caption: caption, doc: doc, title: title, target: heading.id};
-  });
-  const el = (tag, cls, text) => { const e = document.createElement(tag); e.className = cls;
-                                   if (text) { e.textContent = text; } return e; };
-  const nav = el("nav", "sg-print-toc"), list = el("ol", "");
-  const title = el("p", "sg-toc-title", tocTitle);
-  title.setAttribute("role", "heading");
-  title.setAttribute("aria-level", "1");
-  nav.append(title, list);
-  let last = null;
-  entries.forEach(e => {
-    if (e.caption && e.caption !== last) { list.append(el("li", "sg-part", e.caption)); }
-    last = e.caption;
-    const item = el("li", "sg-entry"), link = el("a", "", e.title), number = el("span", "sg-page", "000");
-    link.href = "#" + e.target;
-    number.dataset.doc = e.doc;
-    item.append(link, el("span", "sg-dots"), number);
-    list.append(item);
-  });
-  const first = document.getElementById("document-" + entries[0].doc);
-  first.parentNode.insertBefore(nav, first);
-  return entries;
-}
-"""
-
-
-# The text of every heading as a bookmark should read it (without the "#" permalink).
-HEADINGS_JS = """
-() => Array.from(document.querySelectorAll("h1, h2, h3, h4, h5, h6, [role=heading]")).map(h =>
-  Array.from(h.childNodes).filter(n => !(n.classList && n.classList.contains("headerlink")))
-    .map(n => n.textContent).join("").trim())
-"""
-
 
 def chromium_path() -> str:
     """Debian's Chromium (or $SEARCHGRADE_CHROMIUM); Playwright's own browser download is never used."""
@@ -369,18 +269,25 @@ def undouble_bookmarks(pdf: Path, headings: set[str]) -> int:
 
 
 def _prepare(page, entries) -> dict:
-    """Open the single page for print: solutions open, widgets named, table of contents in; wait for fonts."""
+    """Open the single page for print: solutions open, widgets named, table of contents in; wait for fonts.
+
+    The print stylesheet and the scripts run in the page are files of this package's ``assets/``:
+    ``pdf-open.js`` opens what the HTML hides until clicked (exercise solutions, hide-cell code, hidden
+    outputs), leaves hide-input code hidden, and names each widget's page in the HTML edition;
+    ``pdf-toc.js`` inserts the table of contents before the first chapter (one line per page of
+    _toc.yml, under its part's caption, linked to the page's heading; page numbers are filled in after
+    a first print); ``pdf-headings.js`` reads every heading as a bookmark should (without the "#")."""
     page.evaluate("() => document.fonts.ready.then(() => true)")
     page.evaluate("() => (window.MathJax && MathJax.startup) ? MathJax.startup.promise.then(() => true) : true")
     page.emulate_media(media="print")
-    page.add_style_tag(content=PRINT_CSS)
-    opened = page.evaluate(OPEN_JS, HTML_EDITION)
+    page.add_style_tag(content=asset("pdf-print.css", BOOK))
+    opened = page.evaluate(asset("pdf-open.js", BOOK), HTML_EDITION)
     if opened["named"] != opened["widgets"]:
         raise RuntimeError(f"{opened['widgets'] - opened['named']} of {opened['widgets']} widgets have no line "
                            "naming the HTML edition")
-    toc = page.evaluate(TOC_JS, [TOC_TITLE, [list(e) for e in entries]])
+    toc = page.evaluate(asset("pdf-toc.js", BOOK), [TOC_TITLE, [list(e) for e in entries]])
     page.evaluate("() => document.fonts.ready.then(() => true)")
-    return {"chapters": toc, "widgets": opened["widgets"], "headings": page.evaluate(HEADINGS_JS)}
+    return {"chapters": toc, "widgets": opened["widgets"], "headings": page.evaluate(asset("pdf-headings.js", BOOK))}
 
 
 def _print_numbered(page, path: Path, toc: list[dict], passes: int) -> dict[str, int]:

@@ -1,72 +1,50 @@
 """The book's interactive widgets: kernel-free HTML for the published pages, ipywidgets in a live kernel.
 
-Three widgets, each a function that returns something Jupyter displays:
+The book's three widgets, each a function that returns something Jupyter displays:
 
 - :func:`scoring_lab` (chapter 2): toggle the relevance of ten results, choose k and the number of
   relevant documents missing from the list; P@k, Recall@k, Hit@k, AP@k, RR@k, nDCG@k and RBP update.
 - :func:`rank_slider` (chapter 4): one relevant document moved from rank 1 to n, a small curve per
   measure with the current point marked.
-- :func:`query_viewer` (chapter 5): choose a query (optionally through named filters) and see the
-  judged relevant documents beside the top documents of three runs, with judgments, per-query scores
-  and, where the collection has answer strings, the answer highlighted.
+- :func:`searchgrade.report.viewer.query_viewer` (chapter 5, and the page of ``searchgrade report``):
+  choose a query (optionally through named filters) and see the judged relevant documents beside the
+  top documents of three runs, with judgments, per-query scores and, where the collection has answer
+  strings, the answer highlighted. It lives in the report, which the book imports, never the reverse.
 
-Every number a widget shows is computed by the package (``score_ranking`` / ``evaluate``) when the
-widget is built, rounded to 4 decimals (:func:`quantise`) and embedded; the page's JavaScript only
-looks values up, and the ipywidgets version reads the same tables, so the two cannot drift apart from
-each other or from the package. The HTML needs no kernel, no server and no network: plain JS and CSS,
-inlined, with element ids unique to each widget instance.
+Every widget is built on :mod:`searchgrade.report.widget` (one ``<div>`` with its CSS, markup, data and
+script; the lab's and the slider's scripts are ``assets/lab.js`` and ``assets/slider.js`` of this
+package). Every number a widget shows is computed by the package (``score_ranking`` / ``evaluate``)
+when the widget is built, rounded to 4 decimals (:func:`~searchgrade.report.widget.quantise`) and
+embedded; the page's JavaScript only looks values up, and the ipywidgets version reads the same
+tables, so the two cannot drift apart from each other or from the package. The HTML needs no kernel,
+no server and no network: plain JS and CSS, inlined, with element ids unique to each widget instance.
 """
 from __future__ import annotations
 
 import itertools
 import json
-import re
 from dataclasses import dataclass
 from functools import lru_cache
-from importlib import resources
 from typing import Mapping, Sequence
 
 import pandas as pd
 
 from .. import metrics
 from ..report.html import esc
-from ..report.viewer import (  # noqa: F401  (the viewer and the constants the tests and chapters read, re-exported)
-    MODE_ENV,
-    MODES,
-    PRINT_NOTE,
-    SCALE,
-    VIEWER_TEXT,
-    asset,
-    check_int,
-    display_html,
-    format_value,
-    query_viewer,
-    query_viewer_data,
-    quantise,
-    resolve_mode,
-    viewer_mark,
-    viewer_query_html,
-    widget_html,
-    widget_id,
-)
+from ..report.widget import (SCALE, asset, check_int, display_html, format_value, quantise, resolve_mode,
+                             widget_html, widget_id)
 from . import single_relevant_ranking
 from .plotting import PALETTE
 from .tables import reader_label
 
 __all__ = [
-    "MODES",
-    "SCALE",
     "LabTable",
-    "quantise",
-    "resolve_mode",
+    "lab_documents",
+    "lab_qrels",
     "scoring_table",
     "scoring_lab",
     "rank_slider_table",
     "rank_slider",
-    "query_viewer_data",
-    "query_viewer",
-    "viewer_query_html",
-    "viewer_mark",
 ]
 
 
@@ -84,12 +62,6 @@ DEFAULT_PRESETS = {
     "모두 오답": (),
 }
 SLIDER_MEASURES = ("RR", "AP", "nDCG@10", "R@10", "RBP(p=0.8)", "ERR@20", "INST(T=1)")
-
-
-@lru_cache(maxsize=None)
-def _asset(name: str) -> str:
-    """Text of a file shipped in searchgrade/book/widget_assets (the lab's and the slider's scripts)."""
-    return resources.files("searchgrade.book").joinpath("widget_assets", name).read_text(encoding="utf-8")
 
 
 # --------------------------------------------------------------------------- scoring lab (chapter 2)
@@ -311,7 +283,8 @@ def _lab_html(table: LabTable, bits: int, k: int, missing: int, presets: Mapping
         f"{esc(table.rbp_measure)}는 컷오프 없이 목록 전체로 잰다.</p></div>"
         f"</div>"
     )
-    return widget_html(uid, body, data, _asset("lab.js"), "searchgradeScoringLab", "scoring-lab", "sg-lab")
+    return widget_html(uid, body, data, asset("lab.js", "searchgrade.book"), "searchgradeScoringLab", "scoring-lab",
+                       "sg-lab")
 
 
 def _lab_ipywidgets(table: LabTable, bits: int, k: int, missing: int):
@@ -446,7 +419,7 @@ def rank_slider(measures: Sequence[str] = SLIDER_MEASURES, n: int = 20, start: i
     data = {"scale": SCALE, "measures": list(table.columns), "labels": [reader_label(m) for m in table.columns],
             "values": values,
             "xy": [g[0] for g in geometry], "rankText": SLIDER_RANK_TEXT}
-    return display_html(widget_html(uid, body, data, _asset("slider.js"), "searchgradeRankSlider", "rank-slider",
+    return display_html(widget_html(uid, body, data, asset("slider.js", "searchgrade.book"), "searchgradeRankSlider", "rank-slider",
                                     "sg-slider"))
 
 

@@ -1,5 +1,8 @@
 """Fusion: every method and normalisation of ranx 0.3.21, with ranx's values and trec_eval's ranks.
 
+To add a method, register a :class:`Method` row in :mod:`.methods` (parameters, a contribution and a combiner
+of :mod:`.kernels`, the paper); a normalisation is a :class:`Norm` row of :mod:`.norms`.
+
 ``searchgrade.fuse(runs, method="rrf", norm="min-max", params={"k": 60})`` fuses runs;
 ``searchgrade.optimize_fusion(qrels, runs, "wsum", metric="ndcg@10", folds=5)`` tunes a method on
 ranx's grid and says what the tuning is worth on queries it did not see. numpy and pandas only.

@@ -1,4 +1,7 @@
-"""Who decides what is relevant: TREC-style pooling simulated on a fully judged collection.
+"""Who decides what is relevant: TREC-style pools replayed on complete judgments, and automatic judges for a pool's holes.
+
+To add a judge, subclass :class:`Judge` (:mod:`.base`; its ``_grades(qids, docids)`` gives the grades) in a
+module of its own, and name a factory ``f(collection, **options)`` in :data:`JUDGES` (:mod:`.kinds`).
 
 A test collection such as Cranfield judged every document for every query. TREC could
 not: it judged only the *pool*, the union of the top ``depth`` documents of every

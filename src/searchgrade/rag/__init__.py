@@ -1,5 +1,8 @@
 """Evidence-based RAG evaluation: items with verbatim evidence quotes, script-graded retrieval, answer grades.
 
+To add a retrieval measure, compute it in ``scoring._set_scores`` and name it in ``schema.SET_METRICS``:
+``ranked_metrics`` then gives it at every k, ``evaluate_items`` as a column and ``breakdown`` per group.
+
 An *evaluation item* is a question with the facts an answer must contain and
 the evidence for them, recorded as a document id plus a verbatim quote::
 

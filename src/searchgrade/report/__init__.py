@@ -1,5 +1,8 @@
 """``searchgrade report``: one self-contained HTML page comparing runs (a folder of them, or plain run files).
 
+To add a section, write ``f(d: Data) -> str`` (HTML; "" leaves it out) in :mod:`.sections`, its words in both
+tables of :mod:`.text`, and put it in ``sections.SECTIONS`` where it goes in the page.
+
 =================  ==========================================================================
 module             what it holds
 =================  ==========================================================================
@@ -12,16 +15,19 @@ module             what it holds
 :mod:`.html`       the HTML building blocks: page shell and CSS, tables, notes, inline SVG bars
 :mod:`.analyses`   the line-up tables it reports (main table, ceilings, flips, paired tests)
 :mod:`.viewer`     the per-query viewer it embeds (chapter 5 shows the same one)
+:mod:`.widget`     the plumbing of every kernel-free widget (the viewer, the book's) and the one
+                   loader of the files in ``assets/``
 :mod:`.webfont`    the Korean web font embedded in the page
 =================  ==========================================================================
 
 This package imports neither :mod:`searchgrade.book`, :mod:`searchgrade.retrieval` nor matplotlib (it
 reads runs and their records as files, :mod:`searchgrade.io.runfolder`); the book imports it
-(``searchgrade.book.diagnostics`` re-exports the analyses, ``book.widgets`` is built on the viewer's
-public widget plumbing), never the reverse.
+(``searchgrade.book.diagnostics`` re-exports the analyses, ``book.widgets`` is built on :mod:`.widget`),
+never the reverse.
 """
 from __future__ import annotations
 
-from .page import MEASURES, PRIMARY, build_report, write_report
+from .data import MEASURES, PRIMARY
+from .page import build_report, write_report
 
 __all__ = ["MEASURES", "PRIMARY", "build_report", "write_report"]

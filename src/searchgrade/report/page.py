@@ -49,11 +49,11 @@ from ..collections import Collection, collection_hash, dropped_note, load_collec
 from ..io.cache import cache_root
 from ..io.runfolder import QUERIES_RECORD, read_runs
 from ..io.types import RunLike as Run
-from .data import MEASURES, PRIMARY, STAGE_MEASURES, VIEWER_MEASURES, prepare  # noqa: F401  (STAGE/VIEWER re-exported)
+from .data import MEASURES, prepare
 from .html import esc, page
 from .sections import SECTIONS, baseline_section, viewer_section
 
-__all__ = ["MEASURES", "PRIMARY", "build_report", "write_report", "write_page", "check_out"]
+__all__ = ["build_report", "write_report", "write_page", "check_out"]
 
 
 # --------------------------------------------------------------------------- the page

@@ -1,178 +1,33 @@
-"""The per-query viewer that ``searchgrade report`` embeds and chapter 5 shows, and the widget plumbing it shares.
+"""The per-query viewer that ``searchgrade report`` embeds and chapter 5 shows.
 
 :func:`query_viewer`: choose a query (optionally through named filters) and see the judged relevant
-documents beside the top documents of three runs, with judgments, per-query scores and, where the
-collection has answer strings, the answer highlighted.
-
-The widget plumbing is public, because the book's other widgets (:mod:`searchgrade.book.widgets`)
-are built on it: :func:`quantise` and :func:`format_value` (a value as embedded and as shown),
-:func:`resolve_mode` (HTML or ipywidgets), :func:`widget_id` and :func:`widget_html` (one
-kernel-free widget: scoped CSS from ``assets/``, markup, embedded data, script),
-:func:`display_html` and :func:`check_int` (an argument check that names the argument).
+documents beside the top documents of one to three runs, with judgments, per-query scores and, where
+the collection has answer strings, the answer highlighted. :func:`query_viewer_data` is what it
+embeds, :func:`viewer_query_html` what it shows for one query, :func:`viewer_mark` a judgment's label.
 
 Every number the viewer shows is computed by the package (``evaluate``) when it is built, rounded to
-4 decimals (:func:`quantise`) and embedded; the page's JavaScript only looks values up, and the
-ipywidgets version reads the same tables. The HTML needs no kernel, no server and no network: plain
-JS and CSS, inlined, with element ids unique to each widget instance. This module imports neither
-:mod:`searchgrade.book` nor matplotlib.
+4 decimals (:func:`searchgrade.report.widget.quantise`) and embedded; the page's JavaScript
+(``assets/viewer.js``) only looks values up, and the ipywidgets version reads the same tables. It is
+a widget of :mod:`.widget` (kernel-free HTML). This module imports neither :mod:`searchgrade.book`
+nor matplotlib.
 """
 from __future__ import annotations
 
-import hashlib
-import html
-import itertools
 import json
-import math
-import os
 import re
-import sys
 import unicodedata
-from functools import lru_cache
-from pathlib import Path
 from typing import Mapping, Sequence
 
-import numpy as np
 import pandas as pd
 
 from .. import judges, metrics
 from ..io import trec_order
 from .html import esc
 from .text import VIEWER, VIEWER_PAGE, check_lang
+from .widget import (SCALE, asset, check_int, display_html, format_value, json_for_script, quantise, resolve_mode,
+                     widget_html, widget_id)
 
-__all__ = [
-    "MODES",
-    "SCALE",
-    "MODE_ENV",
-    "quantise",
-    "format_value",
-    "resolve_mode",
-    "asset",
-    "widget_id",
-    "widget_html",
-    "display_html",
-    "check_int",
-    "query_viewer_data",
-    "query_viewer",
-    "viewer_query_html",
-    "viewer_mark",
-    "VIEWER_TEXT",
-    "PRINT_NOTE",
-]
-
-MODES = ("auto", "html", "ipywidgets")
-SCALE = 10_000  # embedded values are round(value * SCALE): 4 decimals
-MODE_ENV = "SEARCHGRADE_WIDGET_MODE"
-_counter = itertools.count(1)
-
-
-def quantise(value: float) -> int:
-    """Embedded form of a measure value: floor(value * 10000 + 0.5), i.e. 4 decimals, halves up."""
-    if value is None or not math.isfinite(float(value)):
-        raise ValueError(f"cannot embed the measure value {value!r}: not a finite number")
-    return int(math.floor(float(value) * SCALE + 0.5))
-
-
-def format_value(q: int | None) -> str:
-    """Text shown for an embedded value (the JS does the same: (q / 10000).toFixed(4))."""
-    return "\u2014" if q is None else f"{q / SCALE:.4f}"
-
-
-# --------------------------------------------------------------------------- mode and output
-
-
-@lru_cache(maxsize=None)
-def asset(name: str) -> str:
-    """Text of a file shipped in searchgrade/report/assets (the viewer's script, the widgets' stylesheet)."""
-    return (Path(__file__).resolve().parent / "assets" / name).read_text(encoding="utf-8")
-
-
-def _live_frontend() -> bool:
-    """True inside a kernel started by a Jupyter server session (JupyterLab, Notebook 7) or Colab."""
-    return "JPY_SESSION_NAME" in os.environ or "google.colab" in sys.modules
-
-
-def resolve_mode(mode: str = "auto") -> str:
-    """'html' or 'ipywidgets'. auto: $SEARCHGRADE_WIDGET_MODE if set, else ipywidgets in a live Jupyter
-    session (a kernel with JPY_SESSION_NAME, or Colab) when ipywidgets imports, else html (book builds)."""
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
-    if mode != "auto":
-        return mode
-    forced = os.environ.get(MODE_ENV, "").strip()
-    if forced:
-        if forced not in ("html", "ipywidgets"):
-            raise ValueError(f"${MODE_ENV} must be 'html' or 'ipywidgets', not {forced!r}")
-        return forced
-    if _live_frontend():
-        try:
-            import ipywidgets  # noqa: F401
-        except ImportError:
-            return "html"
-        return "ipywidgets"
-    return "html"
-
-
-def widget_id(kind: str, payload: str) -> str:
-    """Element id prefix unique within a page: content hash plus a per-kernel counter (deterministic)."""
-    digest = hashlib.sha1(payload.encode("utf-8")).hexdigest()[:8]
-    return f"sg-{kind}-{digest}-{next(_counter)}"
-
-
-def _json_for_script(data) -> str:
-    """JSON safe inside <script type="application/json">: no '<', '>' or '&' that could end the tag."""
-    text = json.dumps(data, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
-    return text.replace("&", "\\u0026").replace("<", "\\u003c").replace(">", "\\u003e")
-
-
-def widget_html(uid: str, body: str, data, script: str, js_function: str, kind: str, classes: str = "",
-                lang: str = "ko") -> str:
-    """One kernel-free widget: scoped CSS, the markup `body` (then the print-only note and a live region
-    for screen readers), `data` embedded as JSON and `script` (its text), whose `js_function` wires this
-    instance only. `uid` comes from :func:`widget_id`; `kind` names the widget (``data-sg-widget``)."""
-    return (
-        f'<div class="sg-widget {classes} tex2jax_ignore mathjax_ignore" id="{uid}" data-sg-widget="{kind}">'
-        f"<style>{asset('widgets.css')}</style>"
-        f"{body}{_print_note(lang)}"
-        f'<p class="sg-live sg-sr-only" role="status" aria-live="polite" aria-atomic="true"></p>'
-        f'<script type="application/json" id="{uid}-data">{_json_for_script(data)}</script>'
-        f"<script>(function () {{\n{script}\n"
-        f'var root = document.getElementById("{uid}");\n'
-        f'{js_function}(root, JSON.parse(document.getElementById("{uid}-data").textContent));\n'
-        f"}})();</script>"
-        "</div>"
-    )
-
-
-def display_html(text: str):
-    """IPython HTML object (myst-nb renders its text/html output into the page)."""
-    from IPython.display import HTML
-
-    return HTML(text)
-
-
-def check_int(name: str, value, low: int, high: int) -> int:
-    """An int in [low, high], or a ValueError naming the argument."""
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{name} must be an integer in {low}..{high}, not {value!r}")
-    if not low <= int(value) <= high:
-        raise ValueError(f"{name} must be in {low}..{high}, got {value}")
-    return int(value)
-
-
-PRINT_NOTE = VIEWER_PAGE["ko"]["print"]
-
-
-def _print_note(lang: str = "ko") -> str:
-    """A line shown only in print (the PDF edition): the widget is static there; the HTML edition is live.
-
-    The PDF build writes the page of the HTML edition into its ``.sg-edition`` span."""
-    return (f'<p class="sg-print-note">{esc(VIEWER_PAGE[lang]["print"])}<span class="sg-edition"></span></p>')
-
-
-# --------------------------------------------------------------------------- the viewer
-
-
-VIEWER_TEXT = VIEWER["ko"]
+__all__ = ["query_viewer_data", "query_viewer", "viewer_query_html", "viewer_mark"]
 
 
 def _viewer_qids(queries, qrels, filters: dict, qids) -> list[str]:
@@ -332,7 +187,7 @@ def query_viewer_data(queries: Mapping[str, str], runs: Mapping[str, Mapping], q
             "titles": titles, "answers": answers, "relLevel": rel_level, "graded": graded,
             "text": VIEWER[check_lang(lang)], "start": start,
             "startFilter": next((i for i, (_, m) in enumerate(filters.items()) if chosen and start in m), -1)}
-    size = len(_json_for_script(data).encode("utf-8"))
+    size = len(json_for_script(data).encode("utf-8"))
     if size > max_bytes:
         raise ValueError(f"query_viewer data is {size:,} bytes (limit {max_bytes:,}): pass fewer `qids`, "
                          "narrower filters or a smaller snippet_chars / gold_chars")

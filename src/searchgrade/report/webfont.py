@@ -26,6 +26,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from .widget import asset
+
 __all__ = ["FAMILY", "FACES", "Face", "EDITOR_TABLES", "UNICODE_RANGE", "SANS_FALLBACK", "source_dir", "convert",
            "cache_key", "cached_woff2", "embedded_css", "licence_text", "licence_html", "available"]
 
@@ -122,7 +124,7 @@ def cached_woff2(face: Face, cache: Path, folder: Path | None = None, converter=
 
 def licence_text() -> str:
     """The SIL Open Font License text of NanumGothic, shipped with this package."""
-    return (Path(__file__).resolve().parent / "assets" / "NanumGothic-OFL.txt").read_text(encoding="utf-8")
+    return asset("NanumGothic-OFL.txt")
 
 
 def licence_html(lang: str = "ko") -> str:

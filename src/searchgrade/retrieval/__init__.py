@@ -1,4 +1,4 @@
-"""Retrieval models that make runs to grade: sparse (BM25 and analysers), Korean tokenisers, dense encoders, fusion.
+"""Retrieval models that make runs to grade: sparse (BM25 and analysers), Korean tokenisers, dense encoders, re-ranking.
 
 To add a retriever kind: a :class:`~.kinds.Kind` row (keys, ``run``, checks, keyed modules) passed to
 :func:`~.kinds.register_kind` in :mod:`.kinds`; line-up files, the engine and the cache keys read the row.
@@ -10,13 +10,14 @@ module                    what it holds
 :mod:`.korean`            Korean tokenisers (whitespace, bigram, Kiwi, MeCab-ko)
 :mod:`.encoders`          dense encoders (e5, USE, sentence-transformers), cached embeddings
 :mod:`.dense`             a dense index, cross-encoder scoring (re-exports :mod:`.encoders`)
-:mod:`.fusion`            RRF, convex combination, a second stage over candidates
+:mod:`.rerank`            a second stage: a run's top candidates re-scored
 :mod:`.chunking`          chunking documents for RAG evaluation, a BM25 chunk index
 :mod:`.tokens`            token lists cached by content hash (BM25 runs and chunk pieces)
 :mod:`.lineup`            line-up files (TOML): retrievers and their settings, checked before running
 :mod:`.schema`            the value types and shared key groups of line-up keys
 :mod:`.available`         what is checked before running: packages, models on disk, CUDA
-:mod:`.kinds`             one row per retriever kind: keys, run, checks, models, keyed modules
+:mod:`.kinds`             one row per retriever kind: keys, run, checks, models, keyed modules;
+                          its fusion kinds are methods of :mod:`searchgrade.fusion`
 :mod:`.runs`              cached TREC runs of any line-up (the engine behind ``searchgrade runs``)
 :mod:`.models`            the tokenisers, encoders and scorers of a process, one per settings
 :mod:`.workspace`         what the runs of one collection share: texts, tokens, dense indexes

@@ -6,10 +6,10 @@ available here too (``dense.get_encoder``, ``dense.Encoder``, ...)::
 
     index = DenseIndex("e5", collection.corpus)          # documents embedded once (cached on disk)
     run = index.search(collection.queries, k=100)        # {qid: {docid: cosine}}
-    score = index.scorer(collection.queries)             # (qid, docids) -> cosines, for fusion.rerank
+    score = index.scorer(collection.queries)             # (qid, docids) -> cosines, for rerank.rerank
 
 :class:`CrossEncoderScorer` scores (query, document) pairs with a sentence-transformers
-``CrossEncoder`` for a second stage (:func:`searchgrade.retrieval.fusion.rerank`).
+``CrossEncoder`` for a second stage (:func:`searchgrade.retrieval.rerank.rerank`).
 """
 from __future__ import annotations
 
@@ -88,7 +88,7 @@ class CrossEncoderScorer:
 
     def scorer(self, queries: Mapping[str, str], corpus: Mapping[str, Mapping[str, str]],
                fields: Sequence[str] = ("title", "text")) -> Callable[[str, Sequence[str]], np.ndarray]:
-        """A ``(qid, docids) -> scores`` function for :func:`searchgrade.retrieval.fusion.rerank`."""
+        """A ``(qid, docids) -> scores`` function for :func:`searchgrade.retrieval.rerank.rerank`."""
         def score(qid: str, docids: Sequence[str]) -> np.ndarray:
             return self.score(queries[qid], [doc_text(corpus[d], fields) for d in docids])
         return score
@@ -161,7 +161,7 @@ class DenseIndex:
         return run
 
     def scorer(self, queries: Mapping[str, str]) -> Callable[[str, Sequence[str]], np.ndarray]:
-        """A ``(qid, docids) -> cosine scores`` function for :func:`searchgrade.retrieval.fusion.rerank`."""
+        """A ``(qid, docids) -> cosine scores`` function for :func:`searchgrade.retrieval.rerank.rerank`."""
         qids = list(queries)
         Q = self.encode_queries(queries)
         row = {q: i for i, q in enumerate(qids)}

@@ -29,22 +29,34 @@ A new kind is one :func:`register_kind` call with its row plus the module that c
 parser, the engine, ``check_available`` and the cache keys read the row. :data:`KINDS` holds the
 built-in kinds: ``bm25``, ``dense``, ``rrf``, ``convex``, ``combsum``, ``combmnz``, ``combmax``
 and ``rerank`` (their keys are described in :mod:`.lineup`).
+
+The fusion kinds are methods of :mod:`searchgrade.fusion` under the line-up's names
+(:data:`FUSION_KINDS`): ``rrf`` is its ``rrf``, ``convex`` its ``wsum`` of ``min-max-one`` scores,
+``combsum``, ``combmnz`` and ``combmax`` its ``sum``, ``mnz`` and ``max`` of each input's top
+``depth`` normalised by one of its normalisations (:data:`NORMALISATIONS`). ``rerank`` is
+:func:`.rerank.rerank`.
 """
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 
+from .. import fusion
+from ..fusion.api import fuse_runs, method_row, norm_row
+from ..io import trec_order
 from ..io.errors import did_you_mean
 from ..io.types import Run
-from . import available, fusion, models
+from . import available, models, rerank
 from .schema import BOOL, COMMON, DEVICE, FIELDS, INPUTS, INT, NUM, NUMS, REQUIRED, ST_OPTIONS, STR, STRS
 from .workspace import Workspace
 
 __all__ = ["Kind", "Table", "KINDS", "FUSION_KINDS", "NORMALISATIONS", "SCORERS", "register_kind", "describe"]
 
-NORMALISATIONS = ("minmax", "zscore", "rank", "none")
+NORMALISATIONS = (*(n for n in fusion.NORMALISATIONS if n != "borda"), "none")
+"""What ``normalisation`` of a ``combsum``/``combmnz``/``combmax`` may be: searchgrade.fusion's names (each input is
+normalised on its own, so ``borda``, which reads every input's candidates, is not among them), or ``none``."""
 SCORERS = ("cross-encoder", "bi-encoder")
 _TYPES = (STR, INT, NUM, BOOL, STRS, NUMS)
 
@@ -176,7 +188,7 @@ def _rerank_run(ws: Workspace, spec, depth: int, inputs: list[Run]) -> Run:
         cross = models.cross_encoder(p)
         _seeded_load(cross)
         scorer = cross.scorer(coll.queries, coll.corpus, p["fields"])
-    return fusion.rerank(inputs[0], scorer, n=min(p["depth"], depth), progress=ws.progress)
+    return rerank.rerank(inputs[0], scorer, n=min(p["depth"], depth), progress=ws.progress)
 
 
 _BI_ONLY = ("query_prefix", "document_prefix", "max_seq_length", "trust_remote_code")  # rerank keys of one scorer
@@ -246,15 +258,36 @@ def _rerank_models(p: Mapping) -> dict:
 
 
 def _fusion_run(ws: Workspace, spec, depth: int, inputs: list[Run]) -> Run:
-    """The fused run of the inputs (RRF, convex combination, CombSUM/MNZ/MAX)."""
-    p = spec.params
-    if spec.kind == "rrf":
-        return fusion.rrf(inputs, k=p.get("k", 60), weights=p.get("weights"), depth=depth)
-    if spec.kind == "convex":
-        return fusion.convex(inputs, p["weights"], depth=depth)
-    named = dict(zip(spec.inputs, inputs))
-    weights = dict(zip(spec.inputs, p["weights"])) if p.get("weights") else None
-    return getattr(fusion, spec.kind)(named, weights, normalisation=p["normalisation"], depth=p.get("depth") or depth)
+    """The inputs fused by the kind's method of :mod:`searchgrade.fusion` (:data:`FUSION_KINDS`)."""
+    p, (method, norm) = spec.params, FUSION_KINDS[spec.kind]
+    weights = [float(w) for w in p.get("weights") or [1.0] * len(inputs)]
+    if spec.kind not in ("rrf", "convex"):
+        return _comb_run(spec, inputs, weights, p.get("depth") or depth, method)
+    params = {"k": p.get("k", 60), "weights": weights} if spec.kind == "rrf" else {"weights": weights}
+    return fuse_runs(inputs, list(spec.inputs), method_row(method), norm_row(norm), params, depth=depth, warn=False)
+
+
+def _comb_run(spec, inputs: list[Run], weights: list[float], depth: int, method: str) -> Run:
+    """CombSUM/MNZ/MAX: each input's top ``depth`` per query, normalised on its own and weighted, then combined."""
+    norm = spec.params["normalisation"]
+    _warn_cut(spec.inputs, inputs, depth)
+    weighted = []
+    for run, weight in zip(inputs, weights):
+        top = {q: {d: docs[d] for d in trec_order(docs)[:depth]} for q, docs in run.items()}
+        normed = fusion.normalize(top, norm) if norm != "none" else top
+        weighted.append({q: {d: weight * s for d, s in docs.items()} for q, docs in normed.items()})
+    return fuse_runs(weighted, list(spec.inputs), method_row(method), None, {}, depth=depth, warn=False)
+
+
+def _warn_cut(names, inputs: list[Run], depth: int) -> None:
+    """One UserWarning per input whose list for some query is longer than ``depth`` (its tail is not fused)."""
+    for name, run in zip(names, inputs):
+        long = [q for q, docs in run.items() if len(docs) > depth]
+        if long:
+            few = ", ".join(map(repr, long[:3])) + (", ..." if len(long) > 3 else "")
+            warnings.warn(f"fusion input {name!r} has more than depth={depth} documents for {len(long)} of its "
+                          f"{len(run)} queries ({few}): documents below rank {depth} were not fused", UserWarning,
+                          stacklevel=2)
 
 
 def _fusion_check(t: Table) -> dict:
@@ -273,8 +306,15 @@ def _fusion_check(t: Table) -> dict:
     if kind == "rrf" and (values["k"] < 0 or not math.isfinite(values["k"])):
         raise t.fail("k", f"must be a finite non-negative number, got {values['k']}")
     if "normalisation" in values and values["normalisation"] not in NORMALISATIONS:
-        raise t.fail("normalisation", f"must be one of {', '.join(NORMALISATIONS)}, not {values['normalisation']!r}")
+        name = values["normalisation"]
+        raise t.fail("normalisation", f"must be one of {', '.join(NORMALISATIONS)} (searchgrade.fusion's names), not "
+                                      f"{name!r}{did_you_mean(name, NORMALISATIONS)}{_HINTS.get(name, '')}")
     return values
+
+
+# what the error says of a name that is not among NORMALISATIONS for a reason, or once was (an old file's names)
+_HINTS = {"borda": " (borda scores a document by every input's candidates; a comb kind normalises each input alone)",
+          "minmax": " (the former 'minmax' is 'min-max-one')", "zscore": " (the former 'zscore' is 'zmuv')"}
 
 
 # --------------------------------------------------------------------------- the built-in rows
@@ -290,15 +330,18 @@ def _package_modules(package: str) -> tuple[str, ...]:
 
 _SPARSE = ("searchgrade.retrieval.sparse", "searchgrade.retrieval.korean")
 _DENSE = ("searchgrade.retrieval.dense", "searchgrade.retrieval.encoders")
-_FUSION = ("searchgrade.retrieval.fusion", *_package_modules("searchgrade.fusion"))
+_FUSION = _package_modules("searchgrade.fusion")
 _COMB = {**INPUTS, "normalisation": (STR, REQUIRED), "weights": (NUMS, None), "depth": (INT, None)}
 _FUSED = {"rrf": ("reciprocal rank fusion of two or more runs", {**INPUTS, "k": (NUM, 60.0), "weights": (NUMS, None)}),
           "convex": ("convex combination of min-max-normalised scores", {**INPUTS, "weights": (NUMS, REQUIRED)}),
           "combsum": ("CombSUM: the sum of normalised scores", _COMB),
           "combmnz": ("CombMNZ: CombSUM times the number of runs holding the document", _COMB),
           "combmax": ("CombMAX: the largest normalised score", _COMB)}
-FUSION_KINDS = tuple(_FUSED)
-"""Kinds that fuse two or more input runs."""
+FUSION_KINDS = {"rrf": ("rrf", None), "convex": ("wsum", "min-max-one"), "combsum": ("sum", None),
+                "combmnz": ("mnz", None), "combmax": ("max", None)}
+"""The kinds that fuse two or more input runs: each is a method of :mod:`searchgrade.fusion` (the method, and the
+normalisation it fixes; a comb kind takes its ``normalisation`` from the line-up, with each input's top ``depth``
+normalised on its own and weighted before the method combines them)."""
 
 register_kind(Kind("bm25", "BM25 (rank_bm25's Okapi variant) over a Korean tokeniser or an analyser",
                    {"tokeniser": (STR, REQUIRED), "k1": (NUM, 1.5), "b": (NUM, 0.75), "epsilon": (NUM, 0.25), **FIELDS},
@@ -312,5 +355,5 @@ for _name, (_description, _keys) in _FUSED.items():
 register_kind(Kind("rerank", "a second stage: one run's top candidates re-scored by a cross- or bi-encoder",
                    {**INPUTS, "depth": (INT, REQUIRED), "scorer": (STR, "cross-encoder"), "model": (STR, REQUIRED),
                     **ST_OPTIONS, "max_length": (INT, None), **FIELDS},
-                   _rerank_run, _model_check, _rerank_models, _model_available, _FUSION + _DENSE,
+                   _rerank_run, _model_check, _rerank_models, _model_available, ("searchgrade.retrieval.rerank", *_DENSE),
                    second_stage=True))

@@ -42,11 +42,16 @@ kind) and ``description``. The other keys, per kind (defaults in brackets):
 ``rrf``
     ``inputs`` (two or more retrievers of the file), ``k`` [60], ``weights`` [1 each].
 ``convex``
-    ``inputs``, ``weights`` (non-negative, summing to 1) over min-max-normalised scores.
+    ``inputs``, ``weights`` (non-negative, summing to 1) over ``min-max-one``-normalised scores.
 ``combsum``, ``combmnz``, ``combmax``
-    ``inputs``, ``normalisation`` (``minmax``, ``zscore``, ``rank`` or ``none``),
+    ``inputs``, ``normalisation`` (a normalisation of :mod:`searchgrade.fusion` by its name:
+    ``min-max-one``, ``min-max``, ``zmuv``, ``rank``, ...; not ``borda``; or ``none``),
     ``weights`` [1 each], ``depth`` (each input's top ``depth`` documents are fused and
     the fused list keeps as many) [the run depth].
+
+The fusion kinds are methods of :mod:`searchgrade.fusion` (``rrf``; ``convex`` is ``wsum`` of
+``min-max-one`` scores; the comb kinds are ``sum``, ``mnz`` and ``max``): :data:`.kinds.FUSION_KINDS`
+maps the kinds onto them, and a normalisation has the name it has there.
 ``rerank``
     ``inputs`` (exactly one first stage), ``depth`` (candidates re-scored, e.g. 30),
     ``scorer`` [``cross-encoder``] or ``bi-encoder``, ``model`` (a cross-encoder name or
@@ -80,13 +85,10 @@ from pathlib import Path
 from ..io import FormatError
 from ..io.errors import did_you_mean
 from . import available
-# FUSION_KINDS, NORMALISATIONS and SCORERS are re-exported: they were declared here before .kinds held them
-from .kinds import FUSION_KINDS, KINDS, NORMALISATIONS, SCORERS, Table  # noqa: F401
+from .kinds import KINDS, Table
 from .schema import COMMON, DEFAULT_DEPTH, DEFAULT_FIELDS, DEVICE, INT, NUM, REQUIRED, STR, STRS, type_ok
 
 __all__ = [
-    "KINDS",
-    "FUSION_KINDS",
     "Retriever",
     "Lineup",
     "LineupError",
@@ -95,7 +97,6 @@ __all__ = [
     "retriever",
     "check_available",
     "parse_model_map",
-    "did_you_mean",
 ]
 
 _LINEUP_KEYS = {"name": (STR, ""), "description": (STR, ""), "depth": (INT, DEFAULT_DEPTH),

@@ -7,13 +7,13 @@ computes each one's run on a collection and writes it into one folder::
     DIR/<retriever>.json    the cache key, the full settings, the file's SHA-256, seconds, counts
     DIR/lineup.json         the line-up's order and origin (what ``searchgrade report`` reads first)
 
-The cache key is a SHA-256 of the collection's documents and queries (:func:`collection_hash`;
+The cache key is a SHA-256 of the collection's documents and queries (:func:`searchgrade.collections.collection_hash`;
 qrels do not change a run), the retriever's settings (every parameter, the versions and
 fingerprints of its tokeniser or models, and recursively those of its inputs), the depth, and
 the code that computes it: the engine (this module, :mod:`.kinds`, :mod:`.models`,
 :mod:`.workspace` and :mod:`.tokens`) plus the modules its kind's row names (:mod:`.sparse` and
-:mod:`.korean` for BM25, :mod:`.dense` and :mod:`.encoders` for encoders, :mod:`searchgrade.retrieval.fusion` for
-fusion and second stages). A run whose key and checksum match is read back instead of recomputed;
+:mod:`.korean` for BM25, :mod:`.dense` and :mod:`.encoders` for encoders, :mod:`searchgrade.fusion` for
+fusion, :mod:`.rerank` for second stages). A run whose key and checksum match is read back instead of recomputed;
 a damaged file, a changed text, setting, model folder or module recomputes exactly the runs it
 affects. The code that only reads or describes runs lives elsewhere, so editing it recomputes
 nothing: the line-up parser (:mod:`.lineup`, whose output, the settings, is in the key, with
@@ -43,20 +43,15 @@ from pathlib import Path
 
 from ..checksums import sha256 as _checksum
 from ..collections import Collection, collection_hash, load_collection
-from ..io import read_run, write_run
+from ..io import read_run, trec_order, write_run
 from ..io.runfolder import MANIFEST
 from ..io.types import Run
-from . import fusion
 from .kinds import KINDS
 from .lineup import DEFAULT_DEPTH, Lineup, Retriever
-from .models import _MODELS  # noqa: F401  (this process's models; tests clear it through this module)
-from .workspace import _WORKSPACES, Workspace, workspace  # noqa: F401  (_WORKSPACES: as _MODELS)
+from .workspace import Workspace, workspace
 
 __all__ = [
-    "Run",
     "RunRecord",
-    "load_collection",
-    "collection_hash",
     "settings",
     "run_key",
     "run_info",
@@ -64,7 +59,6 @@ __all__ = [
     "get_runs",
     "make_runs",
     "write_manifest",
-    "MANIFEST",
 ]
 
 # --------------------------------------------------------------------------- settings and keys
@@ -150,7 +144,7 @@ class RunRecord:
 
 def _in_trec_order(run: Mapping[str, Mapping[str, float]]) -> Run:
     """The run as it reads back from its file: queries with results only, documents in trec_eval order."""
-    return {q: {d: float(docs[d]) for d in fusion.ranking(docs)} for q, docs in run.items() if docs}
+    return {q: {d: float(docs[d]) for d in trec_order(docs)} for q, docs in run.items() if docs}
 
 
 def run_info(folder: str | os.PathLike, retriever: str) -> dict | None:
