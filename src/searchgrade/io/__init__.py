@@ -63,8 +63,7 @@ from .sources import (GZIP_MAGIC, decode, file_blocks, is_source, raw_bytes, rea
 if TYPE_CHECKING:
     import pandas as pd
 
-# pandas (and with pandas 3, pyarrow) is imported on first use: a regular file is read by numpy
-# alone, one that numpy's engine declines by pyarrow where installed (tests/test_io_blocks.py checks both).
+# pandas is imported on first use (DataFrames): a file is read by numpy alone, or by the strict line reader.
 
 __all__ = [
     "FormatError",
@@ -138,7 +137,7 @@ def _read(source, kind: str, *, columns: bool, name: str | None = None) -> tuple
     data = raw_bytes(name, source)
     del source
     if not tried and isinstance(data, bytes) and len(data) >= _trec_bulk.MIN_BYTES:
-        got = _bulk_result(_trec_bulk.read_columns(data, name, kind), columns)
+        got = _bulk_result(_trec_bulk.read_blocks(_trec_bulk.split_blocks(data), name, kind), columns)
         if got is not None:
             return got
     strict = _trec_text.read_run_text if kind == "run" else _trec_text.read_qrels_text
