@@ -13,6 +13,7 @@ import searchgrade.io as sgio
 from searchgrade.io import FormatError, load_qrels, load_run, parse_run
 from searchgrade.io import bulk as _trec_bulk
 from searchgrade.io import sources as _sources
+from searchgrade.io.sources import split_blocks
 from searchgrade.io import text as _trec_text
 from test_hostile_inputs import PAD_QRELS, PAD_RUN, _cases, _outcome
 from test_io_inputs import IRREGULAR, big_qrels_text, big_run_text, bulk_read, irregular
@@ -66,7 +67,7 @@ def test_blocks_with_tabs_and_crlf_are_read_beside_blocks_of_single_spaces():
 
 
 def _columns(text: str, block: int) -> _trec_bulk.Columns:
-    return _trec_bulk.read_blocks(_trec_bulk.split_blocks(text.encode(), block), "x", "run")[0]
+    return _trec_bulk.read_blocks(split_blocks(text.encode(), block), "x", "run")[0]
 
 
 def test_ids_are_numbered_for_the_whole_file_in_order_of_first_appearance():
@@ -120,7 +121,8 @@ def test_a_large_file_is_never_read_whole(tmp_path, monkeypatch):
     path.write_text(big_run_text())
     monkeypatch.setattr(_trec_bulk, "BLOCK", 4096)
     expected = load_run(path)
-    monkeypatch.setattr(sgio, "read_source", lambda source: pytest.fail("read whole"))
+    monkeypatch.setattr(_sources, "read_source", lambda source: pytest.fail("read whole"))
+    monkeypatch.setattr(_sources, "raw_bytes", lambda *a: pytest.fail("read whole"))
     assert load_run(path) == expected and sgio.load_columns(path, "run")[1] == expected.report
 
 

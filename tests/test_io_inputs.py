@@ -19,6 +19,7 @@ from hypothesis import strategies as st
 from searchgrade.io import bulk as _trec_bulk
 from searchgrade.io import text as _trec_text
 from searchgrade.io.errors import SourceError
+from searchgrade.io.sources import split_blocks
 from searchgrade.io import (
     FormatError,
     InputWarning,
@@ -62,7 +63,7 @@ def parsed_text(text: str) -> tuple[dict, ReadReport]:
 
 def bulk_read(raw: bytes, kind: str, block: int = _trec_bulk.BLOCK) -> tuple[dict, ReadReport] | None:
     """The bulk reader's result on raw cut in blocks of about block bytes, as nested dicts; None where it declines."""
-    got = _trec_bulk.read_blocks(_trec_bulk.split_blocks(raw, block), "x", kind)
+    got = _trec_bulk.read_blocks(split_blocks(raw, block), "x", kind)
     if got is None:
         return None
     nested = _trec_bulk.nested(got[0])

@@ -16,7 +16,7 @@ Python objects made are one str per distinct id).  The engine that splits a bloc
 """
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable
 from itertools import chain
 from typing import NamedTuple
 
@@ -105,12 +105,6 @@ def _number_bytes(dictionaries: list) -> tuple[np.ndarray, list]:
         numbering = np.fromiter((number.setdefault(i, len(number)) for i in ids), dtype=np.int64, count=len(ids))
         return numbering, list(number)
     return got[0], fields.texts(got[1])
-
-
-def split_blocks(raw: bytes, size: int = BLOCK) -> Iterator[bytes]:
-    """raw in blocks of about size bytes, each cut after a line end (the last one may have none)."""
-    for start, end in fields.cuts(raw, size):
-        yield raw[start:end]
 
 
 def read_blocks(blocks: Iterable[bytes], source: str, kind: str) -> tuple[Columns, ReadReport] | None:

@@ -20,11 +20,12 @@ one ``float()`` gives.  Other scores go through ``float()``, one per score.
 """
 from __future__ import annotations
 
-from collections.abc import Iterator
 from itertools import chain
 from typing import NamedTuple
 
 import numpy as np
+
+from .sources import cuts
 
 SPACE, TAB, CR, NEWLINE, DOT, PLUS, MINUS, ZERO = (ord(c) for c in " \t\r\n.+-0")
 _MIX = np.uint64(0x9E3779B97F4A7C15)  # an odd constant (the golden ratio's bits) for folding 8-byte words
@@ -228,17 +229,6 @@ def read_block(raw: bytes, kind: str, end: int) -> Block | None:
     run_ids = tuple(dict.fromkeys(chain.from_iterable(piece.run_ids for piece in pieces)))
     return Block([part for piece in pieces for part in piece.qids], [part for piece in pieces for part in piece.docs],
                  values, run_ids, pieces[-1].last_run_id)
-
-
-def cuts(raw: bytes, size: int, n: int | None = None) -> Iterator[tuple[int, int]]:
-    """(start, end) of blocks of about size bytes of raw[:n], each cut after a line end (the last may have none)."""
-    start, n = 0, len(raw) if n is None else n
-    while start < n:
-        end = n if n - start <= size else raw.rfind(b"\n", start, start + size) + 1
-        if end <= start:  # a line longer than size
-            end = raw.find(b"\n", start + size, n) + 1 or n
-        yield start, end
-        start = end
 
 
 def _piece(a: np.ndarray, kind: str, spaced: bool) -> Block | None:

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..checksums import sha256 as _checksum
-from . import read_run
+from .readers import read_run
 from .errors import FormatError
 from .types import Run
 
