@@ -83,19 +83,22 @@ def _read(source, kind: str, *, columns: bool, name: str | None = None) -> tuple
     reads), else ``{qid: {docno: value}}`` in file order.
     """
     opened = open_source(source, name)
-    blocks: Iterator = opened.blocks(bulk.BLOCK)
-    first = next(blocks, b"")
-    if isinstance(first, bytes) and len(first) >= bulk.MIN_BYTES:
-        got = _bulk(chain([first], blocks), opened.name, kind, columns)
-        if got is not None:
-            return got
-        blocks = opened.blocks(bulk.BLOCK)  # the strict reader reads from the start
-    else:
-        blocks = chain([first], blocks)
-    del first
-    strict = read_run_blocks if kind == "run" else read_qrels_blocks
-    nested, report = strict(_decoded(blocks, opened.name), opened.name,
-                            lambda: _decoded(opened.blocks(bulk.BLOCK), opened.name))
+    try:
+        blocks: Iterator = opened.blocks(bulk.BLOCK)
+        first = next(blocks, b"")
+        if isinstance(first, bytes) and len(first) >= bulk.MIN_BYTES:
+            got = _bulk(chain([first], blocks), opened.name, kind, columns)
+            if got is not None:
+                return got
+            blocks = opened.blocks(bulk.BLOCK)  # the strict reader reads from the start
+        else:
+            blocks = chain([first], blocks)
+        del first
+        strict = read_run_blocks if kind == "run" else read_qrels_blocks
+        nested, report = strict(_decoded(blocks, opened.name), opened.name,
+                                lambda: _decoded(opened.blocks(bulk.BLOCK), opened.name))
+    finally:
+        opened.close()
     if columns:
         return bulk.columns_of(nested, np.float64 if kind == "run" else np.int64), report
     return nested, report

@@ -30,11 +30,13 @@ _CHUNK = 1 << 16  # bytes read from a stream at a time
 
 
 class Opened(NamedTuple):
-    """A source ready to read: the name its errors use, and ``blocks(size)``, its content from the start in
-    blocks of about size bytes cut after line ends (bytes; a str for text that cannot be UTF-8 encoded)."""
+    """A source ready to read: the name its errors use, ``blocks(size)``, its content from the start in
+    blocks of about size bytes cut after line ends (bytes; a str for text that cannot be UTF-8 encoded),
+    and ``close()``, which closes what was opened here (call it when done)."""
 
     name: str
     blocks: Callable[[int], Iterator[bytes | str]]
+    close: Callable[[], None] = lambda: None
 
 
 def is_source(obj) -> bool:
@@ -49,24 +51,26 @@ def open_source(source, name: str | None = None) -> Opened:
         return _content(name, source)
     if regular_file(source):
         return Opened(str(source), lambda size: file_blocks(source, size))
-    name, stream = _named_stream(source)
+    name, stream, opened = _named_stream(source)
     first = stream.read(MAX_LINE)
     if isinstance(first, str):
-        return _content(name, _read_text(stream, first, name))
+        return _content(name, _read_text(stream, first, name))  # a text stream is never opened here
     kept = _Kept(stream, _checked_part(stream, first, bytes))
-    return Opened(name, lambda size: stream_blocks(kept.reader(), name, size))
+    blocks = lambda size: stream_blocks(kept.reader(), name, size)  # noqa: E731
+    return Opened(name, blocks, stream.close) if opened else Opened(name, blocks)
 
 
-def _named_stream(source) -> tuple[str, object]:
-    """(name, open stream) of ``"-"``, a path that is no regular file (a pipe, a device) or an open file."""
+def _named_stream(source) -> tuple[str, object, bool]:
+    """(name, open stream, whether it was opened here) of ``"-"``, a path that is no regular file (a pipe, a
+    device) or an open file."""
     if isinstance(source, str) and source == STDIN:
         stream = sys.stdin
-        return "<stdin>", getattr(stream, "buffer", stream)
+        return "<stdin>", getattr(stream, "buffer", stream), False
     if isinstance(source, (str, os.PathLike)):
-        return str(source), open(source, "rb")
+        return str(source), open(source, "rb"), True
     if callable(getattr(source, "read", None)):
         name = getattr(source, "name", None)
-        return (name if isinstance(name, str) else "<file>"), source
+        return (name if isinstance(name, str) else "<file>"), source, False
     raise TypeError(f"expected a path, '-' (standard input) or an open file, not {type(source).__name__}")
 
 
@@ -134,14 +138,18 @@ def read_source(source) -> tuple[str, bytes | str]:
     if regular_file(source):
         with open(source, "rb") as fh:
             return str(source), check_lines(fh.read(), str(source))
-    name, stream = _named_stream(source)
-    first = stream.read(MAX_LINE)
-    if isinstance(first, str):
-        return name, _read_text(stream, first, name)
-    kept = _Kept(stream, _checked_part(stream, first, bytes))
-    for _ in stream_blocks(kept.reader(), name, MAX_LINE):  # the checks, a block at a time
-        pass
-    return name, bytes(kept.data)
+    name, stream, opened = _named_stream(source)
+    try:
+        first = stream.read(MAX_LINE)
+        if isinstance(first, str):
+            return name, _read_text(stream, first, name)
+        kept = _Kept(stream, _checked_part(stream, first, bytes))
+        for _ in stream_blocks(kept.reader(), name, MAX_LINE):  # the checks, a block at a time
+            pass
+        return name, bytes(kept.data)
+    finally:
+        if opened:
+            stream.close()
 
 
 def _read_text(stream, first: str, name: str) -> str:
