@@ -1,8 +1,8 @@
-"""TREC files in and out: reading (:mod:`.readers`, its rules; :mod:`.subtopics`), adapting other input forms
-(:mod:`.adapters`) and writing (:mod:`.writers`) qrels and runs, over sources (:mod:`.sources`) and errors (:mod:`.errors`).
+"""TREC files in and out: qrels and runs read (:mod:`.readers`, with the rules), adapted from other forms
+(:mod:`.adapters`) and written (:mod:`.writers`), over :mod:`.sources` and :mod:`.errors`.
 
-To add a format, give it a reader module that opens its source with :func:`.sources.open_source` and raises
-:class:`FormatError` naming the line (as :mod:`.subtopics` does for ndeval's qrels), and re-export it here.
+To add a format, write a reader module that reads through :mod:`.sources` (as :mod:`.subtopics` reads ndeval's
+qrels) and raises :class:`FormatError` naming the line, with its tests in tests/io/; re-export it here.
 """
 from .adapters import as_qrels, as_run, qrels_frame, run_frame
 from .errors import FormatError, InputWarning, ReadReport
