@@ -217,6 +217,8 @@ def read_run_blocks(texts: Iterable[str], source: str,
                 odd.add(lineno)
             try:
                 value = float(score_text) if plain else score(score_text, source, lineno)
+            except FormatError:  # score() names what is wrong ('nan' is not finite, as on the plain path)
+                raise
             except ValueError:
                 raise FormatError(source, lineno, f"score {shown(score_text)} is not a number") from None
             if not isfinite(value):
