@@ -122,7 +122,8 @@ class _KeptReader(io.RawIOBase):
         while self.at >= len(self.kept.data) and self.kept.more():
             pass
         n = min(len(buffer), len(self.kept.data) - self.at)
-        buffer[:n] = self.kept.data[self.at:self.at + n]
+        with memoryview(self.kept.data) as data:  # released before the data grows again
+            buffer[:n] = data[self.at:self.at + n]
         self.at += n
         return n
 
