@@ -249,12 +249,11 @@ def stream_blocks(raw, name: str, size: int) -> Iterator[bytes]:
         utf8(part)
         pending.append(part)
         have += len(part)
-        if have >= size and at >= 0:
-            data = b"".join(pending)
-            cut = data.rfind(b"\n") + 1
-            pending, have = [data[cut:]], len(data) - cut
-            yield data[:cut]
-            del data
+        if have >= size and at >= 0:  # a block, cut after this part's last line end (one copy: the join)
+            cut = len(part) - tail
+            pending[-1] = memoryview(part)[:cut]
+            yield b"".join(pending)
+            pending, have = [part[cut:]], tail
     if have:
         yield b"".join(pending)
 
