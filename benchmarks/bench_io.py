@@ -9,7 +9,6 @@ the run with one ``#`` comment line at the top, which the bulk reader declines, 
 line-by-line reader reads it (the cost of a file that is not plain).
 
     python benchmarks/bench_io.py [--shapes 3000x1000 100000x10] [--repeats 5] [--json out.json]
-    python benchmarks/bench_io.py --engine pandas     # as searchgrade reads where pyarrow is not installed
 
 The machine should be quiet: the load average is printed with the results.
 """
@@ -122,15 +121,9 @@ def main(argv=None) -> int:
                         help="queries x documents per query, e.g. 3000x1000")
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--json", type=Path, help="also write the results to this file")
-    parser.add_argument("--engine", choices=["auto", "pandas"], default="auto",
-                        help="bulk reader engine: auto (pyarrow when installed) or pandas (as without pyarrow)")
     args = parser.parse_args(argv)
-    if args.engine == "pandas":
-        from searchgrade.io import bulk as _trec_bulk
-
-        _trec_bulk._pyarrow = lambda: None  # the code path of an installation without pyarrow
     warnings.simplefilter("error", sg.InputWarning)  # the plain files must read without a warning
-    print(f"engine: {args.engine}; load average before: {os.getloadavg()}; median of {args.repeats} interleaved reads; "
+    print(f"load average before: {os.getloadavg()}; median of {args.repeats} interleaved reads; "
           f"ratio = searchgrade / pytrec_eval (below 1: searchgrade is faster); CPU = process time")
     results = []
     with tempfile.TemporaryDirectory(prefix="bench_io-") as tmp:
@@ -140,7 +133,7 @@ def main(argv=None) -> int:
             report(results[-1])
     print(f"\nload average after: {os.getloadavg()}")
     if args.json:
-        args.json.write_text(json.dumps({"engine": args.engine, "load_average": os.getloadavg(),
+        args.json.write_text(json.dumps({"load_average": os.getloadavg(),
                                          "python": sys.version.split()[0],
                                          "results": results}, indent=1) + "\n", encoding="utf-8")
     return 0 if all(r["same_dicts"] for r in results) else 1

@@ -13,7 +13,7 @@ import pytest
 
 from searchgrade import collections as ck
 from searchgrade import report
-from searchgrade.collections import Collection
+from searchgrade.collections import Collection, collection_hash
 from searchgrade.retrieval import dense
 from searchgrade.retrieval import lineup as L
 from searchgrade.retrieval import runs as engine
@@ -63,7 +63,7 @@ def build(root: Path, n_perm: int = 2000):
         models._MODELS.clear()
         coll = korquad_slice()
         engine.make_runs(coll, L.parse_lineup(LINEUP, "report.toml"), root / "runs", progress=False)
-        folder = read_runs(root / "runs", coll)
+        folder = read_runs(root / "runs", collection_hash(coll), collection_name=coll.name)
         text = report.build_report(coll, folder.runs, folder.infos, n_perm=n_perm, font_cache=FONT_CACHE)
         models._MODELS.clear()
     return coll, folder, text

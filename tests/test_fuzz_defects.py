@@ -73,7 +73,7 @@ def test_a_goal_whose_double_overflows_is_refused():
 def test_a_file_of_blank_lines_is_refused_a_block_at_a_time(tmp_path, monkeypatch):
     """The bulk reader counts blank blocks and raises the strict reader's error itself: the file is never
     read whole (read_source, the whole read, is not called) and no list of empty lines is made."""
-    import searchgrade.io as sio
+    import searchgrade.io.sources as sio
 
     def whole(*args):
         raise AssertionError("the source was read whole")
@@ -96,7 +96,7 @@ def test_gzip_content_from_a_stream_is_inflated_a_block_at_a_time(monkeypatch):
     import gzip
     import io
 
-    import searchgrade.io as sio
+    import searchgrade.io.sources as sio
 
     def whole(*args):
         raise AssertionError("the gzip content was inflated whole")
@@ -143,7 +143,7 @@ def test_an_endless_stream_of_junk_fails_at_its_first_block():
 
 
 def test_a_large_junk_file_fails_at_its_first_block(tmp_path, monkeypatch):
-    import searchgrade.io as sio
+    import searchgrade.io.sources as sio
 
     def whole(*args):
         raise AssertionError("the junk was read whole")

@@ -9,9 +9,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from searchgrade.io import bulk as _trec_bulk
-from searchgrade.io import fields
+from searchgrade.io import fields, parse_run
 from searchgrade.io import text as _trec_text
-from test_io_inputs import big_run_text
+from test_io_inputs import big_run_text, bulk_read
 
 
 def _line_fields(tokens: list[str]) -> tuple:
@@ -107,9 +107,22 @@ def test_a_hash_collision_declines_instead_of_merging_ids(monkeypatch):
     monkeypatch.setattr(fields, "_keys", lambda words: real(words) * np.uint64(words.shape[1] == 1))
     a, starts, lengths = _line_fields(tokens)
     assert fields.distinct(fields.field_bytes(a, starts, lengths)) is None
-    text = big_run_text()  # the whole reader: declined by numpy, read by the next engine, same result
-    assert _trec_bulk.read_bulk(text.encode(), "x", "run") == _trec_text.read_run_text(text, "x")
-    assert _trec_bulk.read_bulk(text.encode(), "x", "run", "numpy") is None
+    text = big_run_text()  # the whole reader declines: the strict reader reads the file
+    assert bulk_read(text.encode(), "run") is None
+    assert parse_run(text) == _trec_text.read_run_text(text, "x")[0]
+
+
+@pytest.mark.parametrize("raw, want", [(b"q\t0  d \t1\r\n", b"q 0 d 1\n"), (b" \tq 0 d 1 \n\t x y\n", b"q 0 d 1\nx y\n"),
+                                       (b"q 0\n\nd 1\r\n", b"q 0\n\nd 1\n"), (b"a\tb", b"a b"), (b"  \n", b"\n")])
+def test_squeezed_lays_out_c_whitespace_as_single_spaces(raw, want):
+    got = fields.squeezed(np.frombuffer(raw, dtype=np.uint8))
+    assert got.tobytes() == want
+    assert [line.split() for line in got.tobytes().split(b"\n")] == [line.split() for line in raw.split(b"\n")]
+
+
+@pytest.mark.parametrize("raw", [b"q 0 d 1\n", b"q 0 d 1", b"", b"q\n"])
+def test_squeezed_leaves_the_usual_layout_alone(raw):
+    assert fields.squeezed(np.frombuffer(raw, dtype=np.uint8)) is None
 
 
 @pytest.mark.parametrize("line", [b"q 0 d 1\n", b"q 0 d 1", b"q 0 d 1\nq2 0 d 2\n"])
@@ -127,15 +140,14 @@ def test_field_bounds_decline_irregular_lines(line):
 
 def test_utf8_ids_are_read_and_invalid_bytes_declined():
     text = big_run_text().replace("doc-0-", "문서-0-").replace("q1 ", "질문1 ")
-    assert _trec_bulk.read_bulk(text.encode(), "x", "run", "numpy") == _trec_text.read_run_text(text, "x")
+    assert bulk_read(text.encode(), "run") == _trec_text.read_run_text(text, "x")
     raw = big_run_text().encode().replace(b"q3 Q0", b"q3 Q\xff", 1)  # not UTF-8, in a field nobody reads
-    assert _trec_bulk.read_bulk(raw, "x", "run", "numpy") is None
+    assert bulk_read(raw, "run") is None
 
 
-def test_a_very_long_field_is_left_to_the_other_engines():
+def test_a_very_long_field_is_left_to_the_strict_reader():
     text = big_run_text().replace("doc-0-0 ", "d" * (fields.MAX_WIDTH + 1) + " ", 1)
-    assert _trec_bulk.read_bulk(text.encode(), "x", "run", "numpy") is None  # no matrix padded to it
-    assert _trec_bulk.read_bulk(text.encode(), "x", "run") == _trec_text.read_run_text(text, "x")
+    assert bulk_read(text.encode(), "run") is None  # no matrix padded to it
 
 
 def test_ids_colliding_across_blocks_are_numbered_through_their_text(monkeypatch):

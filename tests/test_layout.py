@@ -10,7 +10,7 @@ import pytest
 ROOT = Path(__file__).resolve().parents[1]
 PKG = ROOT / "src" / "searchgrade"
 PUBLIC_CORE = ["__init__", "__main__", "metrics", "curves", "trec_eval", "ndeval", "comparison",
-               "checksums"]
+               "checksums", "places"]
 # core packages: the measures (registry, names, ranking, kinds), reading and writing (io) and the analyses;
 # each file is core, named pkg/module (a nested package pkg/sub/module)
 CORE_PACKAGES = ["io", "measures", "measures/kinds", "measures/names", "judges", "rag", "stats", "cli", "cli/trec_eval", "cli/ndeval",
@@ -437,6 +437,37 @@ def test_private_names_across_packages_are_found():
     found = [(m, n) for m, n in _private_imports(PKG / "book" / "widgets.py", text, skip_cli=False)
              if _area(m) != "book"]
     assert found == [("searchgrade.report.viewer", "_cells")]
+
+
+# The ground floor: modules that import nothing from searchgrade, so that every package may stand on them
+GROUND_FLOOR = {"searchgrade.places", "searchgrade.checksums"}
+
+
+def test_the_ground_floor_imports_nothing_from_searchgrade():
+    graph = import_graph()
+    assert {m: sorted(graph[m]) for m in GROUND_FLOOR if graph[m]} == {}
+
+
+def _above_io(graph: dict[str, set[str]]) -> dict[str, list[str]]:
+    """``{io module: modules above io it imports}``: anything of searchgrade but io itself and the ground floor."""
+    def in_io(name: str) -> bool:
+        return name == "searchgrade.io" or name.startswith("searchgrade.io.")
+
+    bad = {m: sorted(t for t in targets if not in_io(t) and t not in GROUND_FLOOR)
+           for m, targets in graph.items() if in_io(m)}
+    return {m: t for m, t in bad.items() if t}
+
+
+def test_io_imports_nothing_above_it():
+    """io/ reads and writes files: it imports only io/ and the ground floor (no collections, retrieval, report,
+    book, measures, ...), at any level: deferred imports and imports for type checking count too."""
+    assert _above_io(import_graph()) == {}
+
+
+def test_the_io_floor_rule_sees_a_deferred_import():
+    graph = {"searchgrade.io.runfolder": {"searchgrade.io", "searchgrade.checksums", "searchgrade.collections"},
+             "searchgrade.io": {"searchgrade.io.text"}, "searchgrade.report.page": {"searchgrade.collections"}}
+    assert _above_io(graph) == {"searchgrade.io.runfolder": ["searchgrade.collections"]}
 
 
 def test_report_does_not_import_retrieval():

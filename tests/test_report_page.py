@@ -17,6 +17,7 @@ import pytest
 
 import searchgrade as sg
 from searchgrade import collections as ck
+from searchgrade.collections import collection_hash
 from searchgrade import stats
 from searchgrade import report
 from searchgrade.retrieval import lineup as L
@@ -253,7 +254,7 @@ def test_small_inputs_and_bad_options(tmp_path, monkeypatch):
     lineup = L.parse_lineup('[[retriever]]\nname = "b"\nkind = "bm25"\ntokeniser = "ko-bigram"\n'
                             '[[retriever]]\nname = "w"\nkind = "bm25"\ntokeniser = "ko-ws"\n', "two.toml")
     engine.make_runs(coll, lineup, tmp_path / "runs", progress=False)
-    folder = read_runs(tmp_path / "runs", coll)
+    folder = read_runs(tmp_path / "runs", collection_hash(coll))
     text = report.build_report(coll, folder.runs, folder.infos, n_perm=200, font=False)
     assert 'class="sg-widget sg-viewer sg-runs-2' in text and 'id="second-stage"' not in text   # two runs: two columns
     cols = r'<section class="sg-col" aria-label="([^"\x27]+)"'     # the markup, not the script
@@ -281,7 +282,7 @@ def test_measures_in_any_spelling_print_as_written(tmp_path, monkeypatch, capsys
     lineup = L.parse_lineup('[[retriever]]\nname = "b"\nkind = "bm25"\ntokeniser = "ko-bigram"\n'
                             '[[retriever]]\nname = "w"\nkind = "bm25"\ntokeniser = "ko-ws"\n', "two.toml")
     engine.make_runs(coll, lineup, tmp_path / "runs", progress=False)
-    runs = read_runs(tmp_path / "runs", coll).runs
+    runs = read_runs(tmp_path / "runs", collection_hash(coll)).runs
     # trec_eval's spellings; the report's own nDCG@10, RR@10 and P@1 reuse these columns instead of clashing
     text = report.build_report(coll, runs, measures=["ndcg_cut_10", "MRR@10", "P_1"], n_perm=200, font=False)
     header, rows = main_rows(text)
@@ -352,13 +353,13 @@ def test_the_same_lineup_on_two_query_sets(tmp_path, monkeypatch):
     text = out.read_text(encoding="utf-8")
     rows = {r[0]: r[1:] for r in tables_of(text)["baseline-table"][1:]}
     assert list(rows) == ["b", "w"]
-    clean, nospace = read_runs(tmp_path / "clean", coll), tmp_path / "nospace"
+    clean, nospace = read_runs(tmp_path / "clean", collection_hash(coll)), tmp_path / "nospace"
     from searchgrade.collections import with_queries
 
     variant_coll = with_queries(coll, variant)
     for name in rows:
         qrels = {q: coll.qrels[q] for q in subset if q in coll.qrels}
-        mine = sg.evaluate(qrels, read_runs(nospace, variant_coll).runs[name], ["nDCG@10"], missing="zero")
+        mine = sg.evaluate(qrels, read_runs(nospace, collection_hash(variant_coll)).runs[name], ["nDCG@10"], missing="zero")
         base = sg.evaluate(qrels, clean.runs[name], ["nDCG@10"], missing="zero")
         assert float(rows[name][0]) == pytest.approx(mine["nDCG@10"].mean(), abs=5e-5)
         assert float(rows[name][1]) == pytest.approx(base["nDCG@10"].mean(), abs=5e-5)

@@ -17,13 +17,13 @@ import pytest
 import searchgrade as sg
 from searchgrade import collections as ck
 from searchgrade.book import korean_runs
-from searchgrade.collections import Collection
+from searchgrade.collections import Collection, collection_hash
 from searchgrade.io import FormatError, read_run
 from searchgrade.retrieval import dense, kinds, rerank
 from searchgrade.retrieval import lineup as L
 from searchgrade.retrieval import runs as engine
 from searchgrade.retrieval import models, workspace
-from searchgrade.io.cache import cache_root
+from searchgrade.places import cache_root
 from searchgrade.io.runfolder import MANIFEST, read_runs
 
 from lineup_fixture import lineup_toml
@@ -228,20 +228,24 @@ def test_read_runs_checks_checksums_and_collection(lineup, tmp_path):
     _make(lineup, out)
     folder = out / "beir_small"
     coll = ck.load_beir(FIXTURE)
-    got = read_runs(folder, coll)
+    got = read_runs(folder, collection_hash(coll), collection_name=coll.name)
     assert list(got.runs) == list(lineup)                         # the manifest's order
     assert got.runs["bm25-ws"] == read_run(folder / "bm25-ws.run") and got.infos["bm25-ws"]["kind"] == "bm25"
     other = Collection("other", {"d1": {"title": "", "text": "x"}}, {"q1": "x"}, {"q1": {"d1": 1}})
-    with pytest.raises(ValueError, match="was made on the collection 'beir_small'"):
+    with pytest.raises(ValueError, match="was made on the collection 'beir_small' .* not on 'other'"):
+        read_runs(folder, collection_hash(other), collection_name="other")
+    with pytest.raises(ValueError, match="not on the given collection"):
+        read_runs(folder, collection_hash(other))
+    with pytest.raises(TypeError, match="collection_hash must be a str"):
         read_runs(folder, other)
     path = folder / "dense-toy.run"
     path.write_text(path.read_text(encoding="utf-8") + "q9 Q0 d1 1 0.5 dense-toy\n", encoding="utf-8")
     with pytest.raises(FormatError, match="differs from the checksum"):
-        read_runs(folder, coll)
+        read_runs(folder, collection_hash(coll))
     with pytest.raises(FileNotFoundError, match="no run for nope"):
-        read_runs(folder, coll, ["nope"])
+        read_runs(folder, collection_hash(coll), ["nope"])
     with pytest.raises(FileNotFoundError, match="no .run files"):
-        read_runs(tmp_path, coll)
+        read_runs(tmp_path, collection_hash(coll))
 
 
 def test_command_line(tmp_path, capsys, monkeypatch):
@@ -332,7 +336,7 @@ def test_the_parser_is_not_part_of_the_key_but_the_engine_is():
     """Editing the line-up parser cannot change a run (its output, the settings, is in the key); the engine can."""
     keyed = set(engine._ENGINE) | {m for row in kinds.KINDS.values() for m in row.modules}
     readers = {f"searchgrade.retrieval.{m}" for m in ("lineup", "schema", "available")} | {
-        "searchgrade.collections.resolve", "searchgrade.io.runfolder", "searchgrade.io.cache", "searchgrade.cli.runs"}
+        "searchgrade.collections.resolve", "searchgrade.io.runfolder", "searchgrade.places", "searchgrade.cli.runs"}
     assert not keyed & readers
     assert {"searchgrade.retrieval.runs", "searchgrade.retrieval.kinds", "searchgrade.retrieval.tokens"} <= keyed
     assert all(importlib.util.find_spec(m) for m in keyed)   # every keyed module exists (a typo would hash "absent")

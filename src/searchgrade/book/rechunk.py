@@ -8,7 +8,7 @@ the next paragraph of its article when the judged pool holds both
 :func:`answer_key` writes the people's judgments as a
 :mod:`searchgrade.rag.passage_keys` key; :func:`ranked_chunks` is BM25 with Kiwi over a
 chunking, its rankings cached on disk by content hash under ``chunk_runs/`` in
-:func:`searchgrade.io.cache.cache_root` (the chunk ids hash every chunk's text,
+:func:`searchgrade.places.cache_root` (the chunk ids hash every chunk's text,
 so a changed chunking or question never reuses a stale ranking).
 """
 from __future__ import annotations
@@ -20,7 +20,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 
 from ..rag.passage_keys import PassageKey, passage_keys
-from ..io.cache import cache_root
+from ..places import cache_root
 from ..retrieval.chunking import Chunk, ChunkIndex, chunk_id, paragraph_chunks, split_sentences
 
 __all__ = ["article_of", "neighbours", "pool_counts", "merged_neighbours", "sentences", "answer_key",

@@ -4,7 +4,7 @@ Each ``add_*`` function adds one group of options to a command's parser, so that
 name, default and read them alike: the collection (``--collection``, ``--split``, ``--intersect``),
 ``--queries``, ``--retrievers`` and ``--quiet``. :func:`names` reads a comma-separated option;
 :func:`fail` turns bad input into one ``error:`` line and exit status 2. Both commands run inside
-:func:`searchgrade.io.cache.user_cache` (:data:`CACHE_HELP` says where that is).
+:func:`searchgrade.places.user_cache` (:data:`CACHE_HELP` says where that is).
 """
 from __future__ import annotations
 

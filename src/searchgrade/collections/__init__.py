@@ -12,7 +12,7 @@ commands and the run engine: a registered name, a pinned hub collection, or a BE
 ========================  ============================================================
 module                    what it reads
 ========================  ============================================================
-:mod:`.base`              the :class:`Collection` record, errors, data root, registry
+:mod:`.base`              the :class:`Collection` record, errors, registry
 :mod:`.cranfield`         Cranfield (1,400 abstracts, 225 questions, graded)
 :mod:`.korquad`           KorQuAD 1.0 dev as retrieval (961 paragraphs, 5,774 questions)
 :mod:`.autorag`           AutoRAGRetrieval (720 chunks, 114 questions)
@@ -28,13 +28,13 @@ parquet (the ``collections`` extra: pyarrow).
 """
 from __future__ import annotations
 
+from ..places import data_root  # where the raw files are (searchgrade.places)
 from . import autorag, beir, cranfield, korquad, miracl, strategyqa  # noqa: F401  (each registers its loader)
 from .autorag import load_autorag
 from .base import (
     LOADERS,
     Collection,
     CollectionFormatError,
-    data_root,
     load,
     qrels_statistics,
     register,

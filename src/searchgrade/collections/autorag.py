@@ -4,7 +4,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .base import Collection, CollectionFormatError, _expect, _PathLike, data_root, register
+from ..places import data_root
+from .base import Collection, CollectionFormatError, _expect, _PathLike, register
 
 __all__ = ["load_autorag"]
 

@@ -1,4 +1,4 @@
-"""What every collection shares: the :class:`Collection` record, its format error, where the raw data live, the registry.
+"""What every collection shares: the :class:`Collection` record, its format error, the registry.
 
 A collection is plain dictionaries::
 
@@ -26,6 +26,7 @@ from pathlib import Path
 
 from ..io import FormatError
 from ..io.types import Qrels
+from ..places import data_root
 
 __all__ = [
     "Collection",
@@ -33,7 +34,6 @@ __all__ = [
     "LOADERS",
     "load",
     "register",
-    "data_root",
     "trec_safe_ids",
     "qrels_statistics",
 ]
@@ -68,21 +68,6 @@ class Collection:
 
 # ---------------------------------------------------------------------------
 # Locating and reading the raw data
-
-def data_root(data_dir: str | os.PathLike | None = None) -> Path:
-    """The raw-data folder: ``data_dir``, else ``$SEARCHGRADE_DATA``, else ``<repo>/data/raw``."""
-    if data_dir is not None:
-        return Path(data_dir)
-    env = os.environ.get("SEARCHGRADE_DATA")
-    if env:
-        return Path(env)
-    here = Path(__file__).resolve()
-    for parent in here.parents:
-        candidate = parent / "data" / "raw"
-        if candidate.is_dir():
-            return candidate
-    return Path.cwd() / "data" / "raw"
-
 
 def _require(folder: Path, names: list[str], collection: str) -> None:
     """Fail with one clear message listing every missing file of a collection."""

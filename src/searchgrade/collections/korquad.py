@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from .base import Collection, _expect, _PathLike, _read_json, data_root, register
+from ..places import data_root
+from .base import Collection, _expect, _PathLike, _read_json, register
 
 __all__ = ["load_korquad", "korquad_docid"]
 

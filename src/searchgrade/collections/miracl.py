@@ -13,7 +13,8 @@ from functools import partial
 from pathlib import Path
 
 from ..io import FormatError, load_qrels
-from .base import Collection, CollectionFormatError, _PathLike, _require, data_root, register
+from ..places import data_root
+from .base import Collection, CollectionFormatError, _PathLike, _require, register
 from .beir import read_jsonl
 
 __all__ = ["load_miracl_ko", "MIRACL_VARIANTS"]

@@ -25,7 +25,7 @@ of the name: ``corpus.jsonl``, ``queries.jsonl`` and ``qrels/dev.jsonl``.
 
 The hub's copy writes its qrels as JSON lines (``qrels/dev.jsonl``: ``query-id``, ``corpus-id``,
 ``score``) where BEIR's loader reads ``qrels/dev.tsv``; :func:`tsv_qrels_folder` converts them into
-a cached folder (content-addressed, under :func:`searchgrade.io.cache.cache_root`) that
+a cached folder (content-addressed, under :func:`searchgrade.places.cache_root`) that
 :func:`searchgrade.collections.load_beir` reads with all its checks. Ids containing whitespace (which
 TREC run files cannot hold) are renamed with :func:`searchgrade.collections.trec_safe_ids`;
 ``meta["renamed_ids"]`` maps each new id to the old one.
@@ -42,7 +42,7 @@ import shutil
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..io.cache import cache_root
+from ..places import cache_root, hub_offline
 from ..io.errors import did_you_mean
 from .base import LOADERS, Collection, CollectionFormatError, load, trec_safe_ids
 from .beir import load_beir, read_jsonl
@@ -217,11 +217,6 @@ HUB_COLLECTIONS: dict[str, HubCollection] = {
 }
 
 
-def _offline() -> bool:
-    """True unless HF_HUB_OFFLINE asks for the hub (the rule of searchgrade.retrieval.dense)."""
-    return os.environ.get("HF_HUB_OFFLINE", "1").strip().lower() not in ("0", "false", "no", "")
-
-
 def _cache_root() -> Path:
     """Where converted folders go: ``$SEARCHGRADE_CACHE/collections`` (default ``data/cache/collections``)."""
     return cache_root() / "collections"
@@ -238,10 +233,10 @@ def _fetch(name: str, spec: HubCollection) -> Path:
     for filename in spec.files:
         try:
             paths.append(Path(hf_hub_download(spec.repo, filename, repo_type="dataset", revision=spec.revision,
-                                              local_files_only=_offline())))
+                                              local_files_only=hub_offline())))
         except Exception as err:  # offline, not cached, no network, no such revision: all mean "not available"
             how = ("no model hub is reachable (HF_HUB_OFFLINE=1) and it is not in the local Hugging Face cache"
-                   if _offline() else "the hub could not be reached or has no such file")
+                   if hub_offline() else "the hub could not be reached or has no such file")
             raise RuntimeError(
                 f"the collection {name!r} ({spec.repo} @ {spec.revision[:12]}, file {filename}) is not available: "
                 f"{how}. Set HF_HUB_OFFLINE=0 on a machine with access, or download {', '.join(spec.files)} "

@@ -4,7 +4,8 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from .base import Collection, CollectionFormatError, _expect, _PathLike, _read_json, data_root, register
+from ..places import data_root
+from .base import Collection, CollectionFormatError, _expect, _PathLike, _read_json, register
 
 __all__ = ["load_ko_strategyqa_dev", "back_reference", "back_references"]
 

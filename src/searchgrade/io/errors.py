@@ -47,8 +47,9 @@ def did_you_mean(text: str, known) -> str:
 
 
 class SourceError(FormatError):
-    """A FormatError that every reader of the source would give (bytes that are not UTF-8, no data line):
-    raised as soon as it is seen, and no other reader is tried."""
+    """A FormatError that every reader of the source would give (bytes that are not UTF-8, a line longer than
+    the readers take, a broken gzip stream, no data line): raised as soon as it is seen, and no other reader
+    is tried."""
 
 
 class InputWarning(UserWarning):

@@ -1,10 +1,13 @@
-"""TREC lines split into numpy columns by numpy alone: the bulk reader's engine for the usual layout.
+"""The bulk reader's engine: a block of TREC lines split into numpy columns by numpy alone.
 
 It reads a block only when the block is valid UTF-8 and every line holds exactly its fields
-(6 in a run, 4 in qrels), each separated by one space, the line ended by a newline (the last
-may have none); ranks and grades are decimal integers and scores decimal numbers.  On anything
-else it returns None and the bulk reader hands the block to another engine or to the strict
-line reader, which defines the rules.
+(6 in a run, 4 in qrels), separated by runs of spaces, tabs or the CR of a CRLF line end (C
+whitespace as trec_eval splits it; VT, FF and a lone CR never reach it), the line ended by a
+newline (the last may have none); ranks and grades are decimal integers and scores decimal
+numbers.  On anything else it returns None and the bulk reader hands the file to the strict
+line reader, which defines the rules.  The usual layout (one space between fields, LF line
+ends) is split as it is; any other is first squeezed to it (:func:`squeezed`, a copy of the
+piece).
 
 No Python object is made per line; numbers are read one character column at a time over all
 lines.  An id's bytes, padded with NULs to a multiple of 8 bytes, are folded into one 64-bit
@@ -17,13 +20,20 @@ one ``float()`` gives.  Other scores go through ``float()``, one per score.
 """
 from __future__ import annotations
 
+from itertools import chain
+from typing import NamedTuple
+
 import numpy as np
 
-SPACE, NEWLINE, DOT, PLUS, MINUS, ZERO = (ord(c) for c in " \n.+-0")
+from .sources import cuts
+
+SPACE, TAB, CR, NEWLINE, DOT, PLUS, MINUS, ZERO = (ord(c) for c in " \t\r\n.+-0")
 _MIX = np.uint64(0x9E3779B97F4A7C15)  # an odd constant (the golden ratio's bits) for folding 8-byte words
 _POW10 = np.array([float(10**k) for k in range(23)])  # exact doubles
 _EXACT = 2**53  # integers up to here are exact doubles
 MAX_WIDTH = 256  # bytes in a field: every line's field is padded to the longest one
+PIECE = 1 << 20  # bytes split at a time (the arrays of a piece are about 8 times larger and stay in the cache)
+NAMES = {"run": ("qid", "iter", "docno", "rank", "score", "runid"), "qrels": ("qid", "iter", "docno", "rel")}
 _NUMBER_BYTES = np.zeros(256, dtype=bool)  # what a decimal number's text may hold (and the NUL padding)
 _NUMBER_BYTES[[0, DOT, PLUS, MINUS, ord("e"), ord("E"), *range(ZERO, ZERO + 10)]] = True
 
@@ -188,3 +198,120 @@ def decimals(a: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> np.ndarr
 def _as_text(mat: np.ndarray) -> np.ndarray:
     """A NUL-padded byte matrix as a numpy bytes array, one element per row."""
     return mat.view(f"S{mat.shape[1]}").ravel()
+
+
+# --------------------------------------------------------------------------------- a block of lines
+class Block(NamedTuple):
+    """One block's columns: ids as parts (codes, that part's distinct ids as a NUL-padded uint8 matrix),
+    numbered for the whole file by the bulk reader."""
+
+    qids: list  # [(codes, distinct ids)], one part per piece
+    docs: list
+    values: np.ndarray  # scores (float64) or grades (int64)
+    run_ids: tuple  # in order of first appearance in the block
+    last_run_id: str | None
+
+
+def read_block(raw: bytes, kind: str, end: int) -> Block | None:
+    """The data lines ``raw[:end]`` of a run or qrels block (cut at line ends) as columns, or None where this
+    engine declines (see the module's docstring).
+
+    The block is split in pieces of about PIECE bytes (views of raw, not copies).
+    """
+    spaced = raw.find(b"\t", 0, end) < 0 and raw.find(b"\r", 0, end) < 0  # else pieces are squeezed first
+    pieces = [_piece(np.frombuffer(raw, dtype=np.uint8, count=stop - start, offset=start), kind, spaced)
+              for start, stop in cuts(raw, PIECE, end)]
+    if not pieces or any(piece is None for piece in pieces):
+        return None
+    values = pieces[0].values if len(pieces) == 1 else np.concatenate([piece.values for piece in pieces])
+    if kind == "run" and not np.isfinite(values).all():
+        return None
+    run_ids = tuple(dict.fromkeys(chain.from_iterable(piece.run_ids for piece in pieces)))
+    return Block([part for piece in pieces for part in piece.qids], [part for piece in pieces for part in piece.docs],
+                 values, run_ids, pieces[-1].last_run_id)
+
+
+def _piece(a: np.ndarray, kind: str, spaced: bool) -> Block | None:
+    """Lines of bytes as a block's columns, or None (see read_block); spaced: no tab or CR in them."""
+    if not _utf8(a):
+        return None
+    names = NAMES[kind]
+    bounds = field_bounds(a, len(names)) if spaced else None
+    if bounds is None and (a := squeezed(a)) is not None:
+        bounds = field_bounds(a, len(names))
+    if bounds is None:
+        return None
+    field = {name: (a, bounds[0][:, i], bounds[1][:, i]) for i, name in enumerate(names)}
+    qids = distinct(field_bytes(*field["qid"]), grouped=True)
+    docs = distinct(field_bytes(*field["docno"]))
+    if qids is None or docs is None or repeats(qids[0], len(qids[1]), docs[0], len(docs[1])):
+        return None  # a document twice in a query: declined at once (the strict reader names both lines)
+    run_ids, last = (), None
+    if kind == "run":
+        values = decimals(*field["score"])
+        if values is None or not are_integers(*field["rank"]):
+            return None
+        run_ids, last = _run_ids(*field["runid"])
+        if last is None:
+            return None
+    else:
+        values = integers(*field["rel"])
+        if values is None:
+            return None
+    return Block([qids], [docs], values, run_ids, last)
+
+
+def squeezed(a: np.ndarray) -> np.ndarray | None:
+    """A copy of lines of bytes in the usual layout: each run of spaces, tabs and CRs within a line one space,
+    none at a line's start or end (fields as C whitespace splits them); None if a has nothing to squeeze."""
+    gap = (a == SPACE) | (a == TAB) | (a == CR)
+    edges = np.flatnonzero(np.diff(gap.view(np.int8), prepend=0, append=0))
+    starts, ends = edges[0::2], edges[1::2]  # each run of separators is a[start:end]
+    inside = (starts > 0) & (ends < len(a))
+    inside[inside] = (a[starts[inside] - 1] != NEWLINE) & (a[ends[inside]] != NEWLINE)
+    if inside.all() and (ends - starts == 1).all() and not (a[starts] != SPACE).any():
+        return None  # one space between fields already: field_bounds declined for another reason
+    keep = ~gap
+    keep[starts[inside]] = True  # the first separator of a run between two fields stands for the run
+    out = a[keep]
+    out[(out == TAB) | (out == CR)] = SPACE
+    return out
+
+
+def _utf8(a: np.ndarray) -> bool:
+    """Whether bytes are valid UTF-8 (ASCII at a glance; else decoded once and dropped)."""
+    if a.max(initial=0) < 128:
+        return True
+    try:
+        a.tobytes().decode("utf-8")
+    except UnicodeDecodeError:
+        return False
+    return True
+
+
+def _run_ids(a: np.ndarray, starts: np.ndarray, lengths: np.ndarray) -> tuple[tuple, str | None]:
+    """(distinct run ids in order of first appearance, the last line's), or ((), None) on a hash collision."""
+    ids = distinct(field_bytes(a, starts, lengths), grouped=True)
+    if ids is None:
+        return (), None
+    names = texts(ids[1])
+    return tuple(names), names[ids[0][-1]]
+
+
+def repeats(codes: np.ndarray, n_codes: int, doc_codes: np.ndarray, n_docs: int) -> bool:
+    """Whether a (query code, document code) pair occurs twice.
+
+    One key per row; marked in a table of every pair where that table takes at most about
+    8 bytes a row (ten times faster than sorting 2,000,000 keys), else sorted in place.
+    """
+    n_docs = max(n_docs, 1)
+    n_keys = max(n_codes, 1) * n_docs
+    key = codes.astype(np.int32 if n_keys < 2**31 else np.int64)
+    key *= n_docs
+    key += doc_codes
+    if n_keys <= 8 * len(key) + (1 << 20):
+        seen = np.zeros(n_keys, dtype=bool)
+        seen[key] = True
+        return int(np.count_nonzero(seen)) != len(key)
+    key.sort()
+    return bool((key[1:] == key[:-1]).any())

@@ -3,9 +3,9 @@
 ``searchgrade report`` reads what ``searchgrade runs`` wrote (:mod:`searchgrade.retrieval.runs`):
 every ``*.run`` of the folder, in the order of :data:`MANIFEST` (others after it, by name), each with
 its ``.json`` record. A run whose file no longer matches the checksum in its record, or whose record
-names another collection (by :func:`searchgrade.collections.collection_hash`), is refused; a plain
-TREC file without a record is read as it is (its record is None). :data:`QUERIES_RECORD` names the
-queries file a folder's runs were made on, when it is not the collection's.
+holds another collection hash than the caller's (:func:`searchgrade.collections.collection_hash`), is
+refused; a plain TREC file without a record is read as it is (its record is None).
+:data:`QUERIES_RECORD` names the queries file a folder's runs were made on, when it is not the collection's.
 """
 from __future__ import annotations
 
@@ -14,15 +14,11 @@ import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 from ..checksums import sha256 as _checksum
-from . import read_run
+from .readers import read_run
 from .errors import FormatError
 from .types import Run
-
-if TYPE_CHECKING:
-    from ..collections import Collection
 
 __all__ = ["MANIFEST", "QUERIES_RECORD", "RunFolder", "read_runs", "others", "remove_others", "refresh_records"]
 
@@ -56,9 +52,14 @@ def _read_json(path: Path):
     return record
 
 
-def read_runs(folder: str | os.PathLike, collection: Collection | None = None,
-              retrievers: Sequence[str] | None = None) -> RunFolder:
-    """Every ``*.run`` of a folder (or the named ones), checked against its sidecar's checksum and the collection."""
+def read_runs(folder: str | os.PathLike, collection_hash: str | None = None,
+              retrievers: Sequence[str] | None = None, *, collection_name: str | None = None) -> RunFolder:
+    """Every ``*.run`` of a folder (or the named ones), each checked against its record's checksum and, given
+    ``collection_hash`` (the collection's :func:`searchgrade.collections.collection_hash`, named in errors by
+    ``collection_name``), against the collection hash its record holds."""
+    if collection_hash is not None and not isinstance(collection_hash, str):
+        raise TypeError(f"collection_hash must be a str (searchgrade.collections.collection_hash of the collection), "
+                        f"not {type(collection_hash).__name__}")
     folder = Path(folder)
     if not folder.is_dir():
         raise FileNotFoundError(f"{folder}: no such folder of runs")
@@ -74,20 +75,17 @@ def read_runs(folder: str | os.PathLike, collection: Collection | None = None,
         if missing:
             raise FileNotFoundError(f"{folder}: no run for {', '.join(missing)} (have: {', '.join(names)})")
         names = list(retrievers)
-    expected = None
-    if collection is not None:
-        from ..collections import collection_hash
-
-        expected = collection_hash(collection)
+    expected = None if collection_hash is None else (collection_hash, collection_name)
     runs, infos = {}, {}
     for name in names:
-        infos[name] = _checked_info(folder, name, collection, expected)
+        infos[name] = _checked_info(folder, name, expected)
         runs[name] = read_run(folder / f"{name}.run")
     return RunFolder(folder, runs, infos, manifest)
 
 
-def _checked_info(folder: Path, name: str, collection: Collection | None, expected: str | None) -> dict | None:
-    """A run's sidecar, refused if the file changed since it was written or it was made on another collection."""
+def _checked_info(folder: Path, name: str, expected: tuple[str, str | None] | None) -> dict | None:
+    """A run's record, refused if the file changed since it was written or its collection hash is not
+    ``expected`` (hash, name of the collection)."""
     path = folder / f"{name}.json"
     if not path.is_file():
         return None
@@ -98,10 +96,11 @@ def _checked_info(folder: Path, name: str, collection: Collection | None, expect
     if info.get("sha256") != _checksum(folder / f"{name}.run"):
         raise FormatError(str(folder / f"{name}.run"), None, f"the file differs from the checksum in {path.name}: "
                                                              "it changed after it was written; make it again")
-    if expected is not None and info.get("collection_hash") != expected:
+    if expected is not None and info.get("collection_hash") != expected[0]:
+        given = "the given collection" if expected[1] is None else repr(expected[1])
         raise ValueError(f"{folder / (name + '.run')} was made on the collection {info.get('collection')!r} "
-                         f"(hash {str(info.get('collection_hash'))[:12]}), not on {collection.name!r} "
-                         f"(hash {expected[:12]}): its documents or queries differ")
+                         f"(hash {str(info.get('collection_hash'))[:12]}), not on {given} "
+                         f"(hash {expected[0][:12]}): its documents or queries differ")
     return info
 
 

@@ -12,12 +12,15 @@ accept, minus what it would read as garbage:
 * scores are finite decimal numbers, grades decimal integers that fit trec_eval's ``long``
   (64 bits); a document twice in one query is an error; so is a source with no data line.
 
+It reads a text, or a source's texts one block of lines after another (:func:`read_run_blocks`,
+:func:`read_qrels_blocks`), and stops at the first bad line without reading on.
 :mod:`searchgrade.io.bulk` reads regular files faster and hands everything else to this module.
 """
 from __future__ import annotations
 
 import math
 import re
+from collections.abc import Callable, Iterable, Iterator
 from typing import NamedTuple, Sequence
 
 from .errors import FIRST_LINES, FormatError, LineTally, ReadReport, shown
@@ -54,23 +57,24 @@ class Lines(NamedTuple):
     blank: LineTally | None  # the blank lines, counted here (None: the text had none)
 
 
-def _lines(text: str, source: str) -> Lines:
-    """The lines of text (a final newline ends the last line); a NUL character is an error.
+def _lines(text: str, source: str, first_line: int = 1) -> Lines:
+    """The lines of text (a final newline ends the last line), numbered from first_line; a NUL character
+    is an error.
 
     Blank lines are left out as runs, found in C: 64 MB of newlines make no list of 64 million
     empty strings (what ``split`` would give), only their count and the first numbers.
     """
     nul = text.find("\x00")
     if nul >= 0:
-        raise FormatError(source, text.count("\n", 0, nul) + 1, "NUL character (is this a binary file?)")
+        raise FormatError(source, first_line + text.count("\n", 0, nul), "NUL character (is this a binary file?)")
     first_blank = _BLANK.search(text)
     if first_blank is None or first_blank.start() == len(text):  # no blank line: the usual case
         lines = text.split("\n")
         if lines[-1] == "":
             lines.pop()
-        return Lines(lines, range(1, len(lines) + 1), len(lines), None)
+        return Lines(lines, range(first_line, first_line + len(lines)), len(lines), None)
     lines, numbers, first = [], [], []
-    number, at, prev, pos = 1, 0, 0, 0
+    number, at, prev, pos = first_line, 0, first_line - 1, 0
     while (ink := _INK.search(text, pos)) is not None:  # the next line with a character that is not blank
         start = text.rfind("\n", 0, ink.start()) + 1
         end = text.find("\n", ink.start())
@@ -83,10 +87,34 @@ def _lines(text: str, source: str) -> Lines:
         at, prev, pos = start, number, end + 1
     total = text.count("\n") + (not text.endswith("\n"))
     if len(first) < FIRST_LINES:
-        first.extend(range(prev + 1, min(total + 1, prev + 1 + FIRST_LINES - len(first))))
+        first.extend(range(prev + 1, min(first_line + total, prev + 1 + FIRST_LINES - len(first))))
     blank = LineTally()
     blank.count, blank.first = total - len(lines), first
     return Lines(lines, numbers, total, blank)
+
+
+class _Text(NamedTuple):
+    """One text of a source: its lines (numbered on from the texts before it), its splitter, whether it is ASCII
+    (then float() and isdecimal() need no extra character checks) and whether it has an underscore."""
+
+    lines: Lines
+    split: Callable
+    ascii: bool
+    underscore: bool
+
+
+def _texts(texts: Iterable[str], source: str, blank: LineTally) -> Iterator[_Text]:
+    """The texts of a source one after another, their blank lines counted into blank."""
+    line = 1
+    for text in texts:
+        if not text:
+            continue
+        lines = _lines(text, source, line)
+        if lines.blank is not None:
+            blank.count += lines.blank.count
+            blank.first.extend(lines.blank.first[:FIRST_LINES - len(blank.first)])
+        yield _Text(lines, _splitter(text), text.isascii(), "_" in text)
+        line += lines.total
 
 
 def is_integer(text: str) -> bool:
@@ -120,15 +148,29 @@ def score(text: str, source: str, lineno: int) -> float:
     return value
 
 
-def _first_line(lines: Lines, stop: int, split, qid: str, docno: str) -> int:
-    """1-based number of the first data line before the one numbered stop + 1 that holds (qid, docno)."""
+def _first_line(lines: Lines, stop: int, split, qid: str, docno: str) -> int | None:
+    """1-based number of the first data line of lines before the one numbered stop + 1 that holds (qid, docno)."""
     for line, number in zip(lines.lines, lines.numbers):
         if number > stop:
             break
         f = split(line)
         if len(f) >= 3 and f[0] == qid and f[2] == docno and not f[0].startswith("#"):
             return number
-    raise AssertionError("duplicate without a first occurrence")  # pragma: no cover
+    return None
+
+
+def _duplicate(source: str, lineno: int, what: str, qid: str, docno: str, text: _Text,
+               again: Callable[[], Iterable[str]] | None) -> FormatError:
+    """The error for (qid, docno) again on line lineno: its first line is in this text, or in one before it,
+    found by reading the source again from its start (``again()``: its texts)."""
+    first = _first_line(text.lines, lineno - 1, text.split, qid, docno)
+    if first is None and again is not None:
+        for earlier in _texts(again(), source, LineTally()):
+            first = _first_line(earlier.lines, lineno - 1, earlier.split, qid, docno)
+            numbers = earlier.lines.numbers
+            if first is not None or (len(numbers) and numbers[-1] >= lineno):
+                break
+    return FormatError(source, lineno, f"duplicate {what}: query {qid} document {docno} is already on line {first}")
 
 
 def empty(source: str, what: str, blank, comments, error=FormatError) -> FormatError:
@@ -140,85 +182,99 @@ def empty(source: str, what: str, blank, comments, error=FormatError) -> FormatE
 
 def read_run_text(text: str, source: str) -> tuple[dict, ReadReport]:
     """Read run text line by line: ``({qid: {docno: score}}, report)``, queries and documents in file order."""
-    lines = _lines(text, source)
-    split = _splitter(text)
-    plain = text.isascii() and "_" not in text  # then float() and isdecimal() need no extra character checks
+    return read_run_blocks([text], source)
+
+
+def read_run_blocks(texts: Iterable[str], source: str,
+                    again: Callable[[], Iterable[str]] | None = None) -> tuple[dict, ReadReport]:
+    """Read a run given as texts that end at line ends, one after another (:func:`read_run_text`); the first
+    bad line stops the reading.  ``again()`` gives the texts again from the start, to name the first line of a
+    document found twice in two texts."""
     isfinite = math.isfinite
     run: dict[str, dict[str, float]] = {}
-    blank, comments, extra, odd = lines.blank or LineTally(), LineTally(), LineTally(), LineTally()
+    blank, comments, extra, odd = LineTally(), LineTally(), LineTally(), LineTally()
     run_ids: dict[str, None] = {}
     last_id = None
-    for lineno, line in zip(lines.numbers, lines.lines):
-        f = split(line)
-        if len(f) != 6 or f[0][0] == "#":
-            if not f:
-                blank.add(lineno)
-                continue
-            if f[0][0] == "#":
-                comments.add(lineno)
-                continue
-            if len(f) < 6:
-                raise FormatError(source, lineno, f"expected 6 fields {RUN_FIELDS}, found {len(f)}")
-            extra.add(lineno)
-            f = f[:6]
-        qid, _, docno, rank, score_text, run_id = f
-        if not (plain and rank.isdecimal()) and not is_integer(rank):
-            odd.add(lineno)
-        try:
-            value = float(score_text) if plain else score(score_text, source, lineno)
-        except ValueError:
-            raise FormatError(source, lineno, f"score {shown(score_text)} is not a number") from None
-        if not isfinite(value):
-            raise FormatError(source, lineno, f"score {shown(score_text)} is not finite")
-        if run_id != last_id:
-            last_id = run_id
-            run_ids.setdefault(run_id)
-        docs = run.get(qid)
-        if docs is None:
-            docs = run[qid] = {}
-        elif docno in docs:
-            first = _first_line(lines, lineno - 1, split, qid, docno)
-            raise FormatError(source, lineno,
-                              f"duplicate document: query {qid} document {docno} is already on line {first}")
-        docs[docno] = value
+    total = 0
+    for text in _texts(texts, source, blank):
+        split, plain = text.split, text.ascii and not text.underscore
+        total += text.lines.total
+        for lineno, line in zip(text.lines.numbers, text.lines.lines):
+            f = split(line)
+            if len(f) != 6 or f[0][0] == "#":
+                if not f:
+                    blank.add(lineno)
+                    continue
+                if f[0][0] == "#":
+                    comments.add(lineno)
+                    continue
+                if len(f) < 6:
+                    raise FormatError(source, lineno, f"expected 6 fields {RUN_FIELDS}, found {len(f)}")
+                extra.add(lineno)
+                f = f[:6]
+            qid, _, docno, rank, score_text, run_id = f
+            if not (plain and rank.isdecimal()) and not is_integer(rank):
+                odd.add(lineno)
+            try:
+                value = float(score_text) if plain else score(score_text, source, lineno)
+            except FormatError:  # score() names what is wrong ('nan' is not finite, as on the plain path)
+                raise
+            except ValueError:
+                raise FormatError(source, lineno, f"score {shown(score_text)} is not a number") from None
+            if not isfinite(value):
+                raise FormatError(source, lineno, f"score {shown(score_text)} is not finite")
+            if run_id != last_id:
+                last_id = run_id
+                run_ids.setdefault(run_id)
+            docs = run.get(qid)
+            if docs is None:
+                docs = run[qid] = {}
+            elif docno in docs:
+                raise _duplicate(source, lineno, "document", qid, docno, text, again)
+            docs[docno] = value
     if not run:
         raise empty(source, "run", blank, comments)
     records = sum(map(len, run.values()))
-    report = ReadReport(source, "run", lines.total, records, len(run), blank.freeze(), comments.freeze(),
+    report = ReadReport(source, "run", total, records, len(run), blank.freeze(), comments.freeze(),
                         extra.freeze(), odd.freeze(), tuple(run_ids), last_id)
     return run, report
 
 
 def read_qrels_text(text: str, source: str) -> tuple[dict, ReadReport]:
     """Read qrels text line by line: ``({qid: {docno: grade}}, report)``."""
-    lines = _lines(text, source)
-    split = _splitter(text)
-    plain = text.isascii()
+    return read_qrels_blocks([text], source)
+
+
+def read_qrels_blocks(texts: Iterable[str], source: str,
+                      again: Callable[[], Iterable[str]] | None = None) -> tuple[dict, ReadReport]:
+    """Read qrels given as texts that end at line ends, one after another (see :func:`read_run_blocks`)."""
     qrels: dict[str, dict[str, int]] = {}
-    blank, comments = lines.blank or LineTally(), LineTally()
-    for lineno, line in zip(lines.numbers, lines.lines):
-        f = split(line)
-        if len(f) != 4 or f[0][0] == "#":
-            if not f:
-                blank.add(lineno)
-                continue
-            if f[0][0] == "#":
-                comments.add(lineno)
-                continue
-            more = " (qrels lines have no fields after the grade)" if len(f) > 4 else ""
-            raise FormatError(source, lineno, f"expected 4 fields {QRELS_FIELDS}, found {len(f)}{more}")
-        qid, _, docno, rel = f
-        value = int(rel) if plain and rel.isdecimal() and len(rel) < 19 else grade(rel, source, lineno)
-        docs = qrels.get(qid)
-        if docs is None:
-            docs = qrels[qid] = {}
-        elif docno in docs:
-            first = _first_line(lines, lineno - 1, split, qid, docno)
-            raise FormatError(source, lineno,
-                              f"duplicate judgment: query {qid} document {docno} is already on line {first}")
-        docs[docno] = value
+    blank, comments = LineTally(), LineTally()
+    total = 0
+    for text in _texts(texts, source, blank):
+        split, plain = text.split, text.ascii
+        total += text.lines.total
+        for lineno, line in zip(text.lines.numbers, text.lines.lines):
+            f = split(line)
+            if len(f) != 4 or f[0][0] == "#":
+                if not f:
+                    blank.add(lineno)
+                    continue
+                if f[0][0] == "#":
+                    comments.add(lineno)
+                    continue
+                more = " (qrels lines have no fields after the grade)" if len(f) > 4 else ""
+                raise FormatError(source, lineno, f"expected 4 fields {QRELS_FIELDS}, found {len(f)}{more}")
+            qid, _, docno, rel = f
+            value = int(rel) if plain and rel.isdecimal() and len(rel) < 19 else grade(rel, source, lineno)
+            docs = qrels.get(qid)
+            if docs is None:
+                docs = qrels[qid] = {}
+            elif docno in docs:
+                raise _duplicate(source, lineno, "judgment", qid, docno, text, again)
+            docs[docno] = value
     if not qrels:
         raise empty(source, "qrels", blank, comments)
     records = sum(map(len, qrels.values()))
-    report = ReadReport(source, "qrels", lines.total, records, len(qrels), blank.freeze(), comments.freeze())
+    report = ReadReport(source, "qrels", total, records, len(qrels), blank.freeze(), comments.freeze())
     return qrels, report

@@ -46,7 +46,7 @@ from pathlib import Path
 
 from .. import stats
 from ..collections import Collection, collection_hash, dropped_note, load_collection, with_queries
-from ..io.cache import cache_root
+from ..places import cache_root
 from ..io.runfolder import QUERIES_RECORD, read_runs
 from ..io.types import RunLike as Run
 from .data import MEASURES, prepare
@@ -129,10 +129,11 @@ def write_report(collection, runs_dir: str | os.PathLike, out: str | os.PathLike
     if note:
         warnings.warn(note, stacklevel=2)
     coll = _queried(base, runs_dir, queries)
-    folder = read_runs(runs_dir, coll, retrievers)
+    folder = read_runs(runs_dir, collection_hash(coll), retrievers, collection_name=coll.name)
     if baseline is not None:
-        other = read_runs(baseline, _queried(base, baseline, None))
-        options["baseline"] = (Path(baseline).name, _queried(base, baseline, None), other.runs)
+        queried = _queried(base, baseline, None)
+        other = read_runs(baseline, collection_hash(queried), collection_name=queried.name)
+        options["baseline"] = (Path(baseline).name, queried, other.runs)
     text = build_report(coll, folder.runs, folder.infos, source=str(runs_dir), **options)
     return write_page(text, out)
 

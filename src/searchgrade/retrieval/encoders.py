@@ -26,7 +26,7 @@ with ``HF_HUB_OFFLINE=1`` and ``TRANSFORMERS_OFFLINE=1`` unless those are set
 otherwise; a model that is not on disk fails with a message saying so.
 
 Embeddings are cached under ``data/cache/embeddings/`` (or
-``$SEARCHGRADE_CACHE/embeddings``, :func:`searchgrade.io.cache.cache_root`) in one ``.npy`` file per (encoder
+``$SEARCHGRADE_CACHE/embeddings``, :func:`searchgrade.places.cache_root`) in one ``.npy`` file per (encoder
 settings, query/document side, texts): the key is a SHA-256 over the model id,
 the prefixes, the package versions and every text, so a changed text or a new
 package version never reuses stale vectors.
@@ -45,7 +45,7 @@ from pathlib import Path
 
 import numpy as np
 
-from ..io.cache import cache_root
+from ..places import cache_root, hub_offline, set_hub_offline_by_default
 from .optional import require
 
 __all__ = [
@@ -60,7 +60,6 @@ __all__ = [
     "l2_normalise",
     "package_version",
     "model_fingerprint",
-    "is_offline",
     "load_sentence_transformers",
 ]
 
@@ -74,17 +73,6 @@ def package_version(package: str) -> str:
         return version(package)
     except PackageNotFoundError:
         return "absent"
-
-
-def _offline() -> None:
-    """Ask Hugging Face libraries not to reach a hub (unless the caller already decided otherwise)."""
-    os.environ.setdefault("HF_HUB_OFFLINE", "1")
-    os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
-
-
-def is_offline() -> bool:
-    """True when HF_HUB_OFFLINE asks for local files only."""
-    return os.environ.get("HF_HUB_OFFLINE", "1").strip().lower() not in ("0", "false", "no", "")
 
 
 def l2_normalise(matrix: np.ndarray) -> np.ndarray:
@@ -294,17 +282,17 @@ def model_fingerprint(name_or_path: str) -> str:
 def _load_error(kind: str, name: str, err: Exception) -> RuntimeError:
     """The message for a model that cannot be loaded (usually: not on disk and no hub)."""
     hint = ("no model hub is reachable (HF_HUB_OFFLINE=1): pass a local folder that holds the model, "
-            "or set HF_HUB_OFFLINE=0 on a machine with access" if is_offline() else "check the name or path")
+            "or set HF_HUB_OFFLINE=0 on a machine with access" if hub_offline() else "check the name or path")
     return RuntimeError(f"{kind} model {name!r} could not be loaded: {hint}. ({type(err).__name__}: {err})")
 
 
 def load_sentence_transformers(cls: str, kind: str, name: str, **options):
     """``sentence_transformers.<cls>(name, **options)`` offline unless HF_HUB_OFFLINE=0; a clear error if unavailable."""
-    _offline()
+    set_hub_offline_by_default()
     import sentence_transformers
 
     try:
-        return getattr(sentence_transformers, cls)(name, local_files_only=is_offline(), **options)
+        return getattr(sentence_transformers, cls)(name, local_files_only=hub_offline(), **options)
     except Exception as err:  # OSError, ValueError, HF errors: all mean "not available"
         raise _load_error(kind, name, err) from err
 

@@ -18,7 +18,7 @@ a damaged file, a changed text, setting, model folder or module recomputes exact
 affects. The code that only reads or describes runs lives elsewhere, so editing it recomputes
 nothing: the line-up parser (:mod:`.lineup`, whose output, the settings, is in the key, with
 :mod:`.schema` and :mod:`.available`), the collections (:mod:`searchgrade.collections`, whose output
-is hashed), the caches' place (:mod:`searchgrade.io.cache`), the folder reader
+is hashed), the caches' place (:mod:`searchgrade.places`), the folder reader
 (:mod:`searchgrade.io.runfolder`) and the command line (:mod:`searchgrade.cli.runs`,
 ``searchgrade runs``).
 

@@ -2,7 +2,7 @@
 
 Tokenising a Korean corpus with Kiwi takes seconds to minutes, so the tokens of a list of texts
 are kept twice: in this process (per tokeniser settings and text) and on disk, under
-``tokens/`` in :func:`searchgrade.io.cache.cache_root` (``$SEARCHGRADE_CACHE``, else ``data/cache``), one
+``tokens/`` in :func:`searchgrade.places.cache_root` (``$SEARCHGRADE_CACHE``, else ``data/cache``), one
 JSON file per list named ``<tokeniser>-<key>.json``. The key is a SHA-256 over the tokeniser's
 :meth:`~searchgrade.retrieval.korean.Tokeniser.settings` (its name and library versions) and
 every text, so a changed text, a new Kiwi or another tokeniser never reuses stale tokens.
@@ -17,7 +17,7 @@ import os
 from collections.abc import Sequence
 from pathlib import Path
 
-from ..io.cache import cache_root
+from ..places import cache_root
 
 __all__ = ["tokenise", "cache_path", "clear_memo"]
 

@@ -18,7 +18,7 @@ import sys
 import warnings
 from collections.abc import Sequence
 
-from ...io.cache import user_cache
+from ...places import user_cache
 from .. import options
 from .args import parser
 

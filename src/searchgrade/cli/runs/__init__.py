@@ -35,7 +35,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from ...checksums import sha256
-from ...io.cache import user_cache
+from ...places import user_cache
 from ...io.runfolder import QUERIES_RECORD, others, refresh_records, remove_others
 from .. import options
 from .args import parser
