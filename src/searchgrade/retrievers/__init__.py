@@ -15,6 +15,9 @@ empty results, exceptions and threads are handled is in :mod:`.collect`; the res
 When the retriever's ids are not the qrels' ids (chunks renamed by a chunker),
 :mod:`.text_relevance` grades the retrieved *texts* against the judged passages (the text key
 of chapter 8) or against reference texts by Kiwi-tokenised ROUGE (ranx-k's method, :mod:`.rouge`).
+
+To add a kind of retriever: recognise it by its methods in :func:`.adapters.kind_of` and call it in
+:func:`.adapters.caller`; to add a form of result (an object with ids), read it in :mod:`.results`.
 """
 from .collect import ON_ERROR, RetrieverError, RetrieverWarning, evaluate_retriever, retrieve
 from .queries import read_queries
