@@ -17,8 +17,8 @@ from searchgrade.io import text as _trec_text
 from searchgrade.measures.names import trec_expand
 from searchgrade.io import FormatError, InputWarning, load_qrels, load_run, parse_qrels, read_qrels
 from searchgrade.trec_eval import main
-from test_io import QRELS_BAD, RUN_BAD
-from test_io_inputs import ENGINES, IRREGULAR, irregular
+from tests.io.test_io import QRELS_BAD, RUN_BAD
+from tests.io.test_io_inputs import ENGINES, IRREGULAR, irregular
 
 LONG_MAX = 2**63 - 1
 

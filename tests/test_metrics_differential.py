@@ -2,7 +2,7 @@
 
 Graded qrels (grade -1 .. 3; every query has a judgment >= 0: trec_eval 9.0.8 hangs on a query whose
 judgments are all negative), runs with heavy score ties, queries missing on either side; -l 1 or 2 and
--J.  searchgrade follows trec_eval 10.0 (checked byte for byte by test_trec_eval_golden.py); where 9.0.8
+-J.  searchgrade follows trec_eval 10.0 (checked byte for byte by cli/trec_eval/test_golden.py); where 9.0.8
 differs, the difference is asserted here as an explicit expectation, not left out:
 
 - iprec_at_recall_r / 11pt_avg: 9.0.8 turns recall level r into (long)(r*R + 0.9) relevant documents,

@@ -9,7 +9,7 @@ import pytest
 from searchgrade import rag
 from searchgrade.retrieval import BM25Okapi
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 EVALSET = ROOT / "data" / "evalset"
 KORQUAD = ROOT / "data" / "raw" / "korquad" / "KorQuAD_v1.0_dev.json"
 

@@ -168,7 +168,7 @@ def test_the_hand_check_file_is_well_formed():
     import csv
     from pathlib import Path
 
-    path = Path(__file__).resolve().parents[1] / "data" / "labels" / "ch08_chunk_check.tsv"
+    path = Path(__file__).resolve().parents[2] / "data" / "labels" / "ch08_chunk_check.tsv"
     with path.open(encoding="utf-8", newline="") as f:
         rows = list(csv.DictReader(f, delimiter="\t"))
     assert rows and list(rows[0]) == ["qid", "passage_id", "chunk_id", "verdict", "note"]

@@ -169,7 +169,7 @@ def test_write_static_needs_the_licence(tmp_path, monkeypatch):
 
 
 def test_the_book_ships_the_font_licence():
-    licence = Path(__file__).resolve().parents[1] / "_static" / webfont.FONT_DIR / webfont.LICENSE_FILE
+    licence = Path(__file__).resolve().parents[2] / "_static" / webfont.FONT_DIR / webfont.LICENSE_FILE
     text = licence.read_text(encoding="utf-8")
     assert "SIL OPEN FONT LICENSE Version 1.1" in text and "Reserved Font Name Nanum" in text
 

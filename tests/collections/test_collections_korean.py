@@ -11,7 +11,7 @@ import pytest
 from searchgrade import collections as ck
 from searchgrade.collections import Collection, CollectionFormatError
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "beir_small"
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "beir_small"
 
 
 # ---------------------------------------------------------------- KorQuAD

@@ -8,7 +8,7 @@ import pytest
 
 from searchgrade import collections as ds
 
-REPO = Path(__file__).resolve().parents[1]
+REPO = Path(__file__).resolve().parents[2]
 RAW = REPO / "data" / "raw"
 
 
@@ -235,7 +235,7 @@ def test_cranfield_grade():
 
 # ---------------------------------------------------------------- one load() for every collection
 
-BEIR_SMALL = Path(__file__).resolve().parent / "fixtures" / "beir_small"
+BEIR_SMALL = Path(__file__).resolve().parents[1] / "fixtures" / "beir_small"
 
 
 def test_load_knows_the_korean_collections():

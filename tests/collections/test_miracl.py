@@ -10,7 +10,7 @@ import pytest
 from searchgrade import collections as ck
 from searchgrade.collections import CollectionFormatError
 
-RAW = Path(__file__).resolve().parents[1] / "data" / "raw"
+RAW = Path(__file__).resolve().parents[2] / "data" / "raw"
 
 
 @pytest.fixture(scope="module")

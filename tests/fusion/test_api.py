@@ -1,6 +1,6 @@
 """searchgrade.fuse and searchgrade.optimize_fusion: arguments, bad input, ties, tuning with held-out folds.
 
-The values of every method are checked against ranx in tests/test_fusion_ranx.py; here are the
+The values of every method are checked against ranx in tests/fusion/test_api_ranx.py; here are the
 rules that are searchgrade's own, the formulas by hand on a small case, and the line-up's
 fusion as calls of the same code.
 """

@@ -14,8 +14,8 @@ from searchgrade.io import FormatError, load_qrels, load_run, parse_run
 from searchgrade.io import bulk as _trec_bulk
 from searchgrade.io import sources as _sources
 from searchgrade.io import text as _trec_text
-from test_hostile_inputs import PAD_QRELS, PAD_RUN, _cases, _outcome
-from test_io_inputs import ENGINES, IRREGULAR, big_qrels_text, big_run_text, irregular
+from tests.test_hostile_inputs import PAD_QRELS, PAD_RUN, _cases, _outcome
+from tests.io.test_io_inputs import ENGINES, IRREGULAR, big_qrels_text, big_run_text, irregular
 
 BLOCKS = [997, 4096, 1 << 22]  # bytes per block: a few lines (cut anywhere), more lines, one block
 CUTS = [4096, 30011]  # for the many small cases: cuts inside the padding and near the odd line

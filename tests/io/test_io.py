@@ -20,7 +20,7 @@ from searchgrade.io import (
     write_run,
 )
 
-RAW = Path(__file__).resolve().parents[1] / "data" / "raw" / "trec_eval_test"
+RAW = Path(__file__).resolve().parents[2] / "data" / "raw" / "trec_eval_test"
 
 
 def write_text(tmp_path: Path, name: str, text: str) -> Path:
@@ -192,7 +192,7 @@ def test_bad_qrels_lines(tmp_path, text, line, words):
 
 
 # Changed on purpose (trec_eval 10.0 reads them): a 7th field and a rank that is not an integer
-# are accepted and reported (tests/test_io_inputs.py), no longer errors.
+# are accepted and reported (tests/io/test_io_inputs.py), no longer errors.
 RUN_BAD = [
     ("q 0 d 1 0.5\n", 1, ["expected 6 fields", "found 5"]),
     ("q 0 d1 1 0.5 r\nq 0 d2 2\n", 2, ["expected 6 fields", "found 4"]),

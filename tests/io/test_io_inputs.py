@@ -37,7 +37,7 @@ from searchgrade.io import (
     write_run,
 )
 
-RAW = Path(__file__).resolve().parents[1] / "data" / "raw" / "trec_eval_test"
+RAW = Path(__file__).resolve().parents[2] / "data" / "raw" / "trec_eval_test"
 RUN_TEXT = "q1 Q0 d1 1 2.5 sys\nq1 Q0 d2 2 1.5 sys\nq2 Q0 d1 1 0.5 sys\n"
 RUN = {"q1": {"d1": 2.5, "d2": 1.5}, "q2": {"d1": 0.5}}
 QRELS_TEXT = "q1 0 d1 1\nq1 0 d3 0\nq2 0 d1 2\n"

@@ -30,7 +30,7 @@ from searchgrade.judges import (
     validate,
 )
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 LABELS = ROOT / "data" / "labels" / "korquad_relevance.jsonl"
 
 # A tiny hand-made collection in the KorQuAD mould: questions keep their answer texts.

@@ -15,7 +15,7 @@ from searchgrade.measures.registry import COMMON, FAMILIES, TREC_ORDER, TREC_SET
 from searchgrade.book import diagnostics
 
 QRELS = {"q1": {"a": 2, "b": 0, "c": 1, "d": 1, "x": -1}}
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 RUN = {"q1": {"a": 5.0, "b": 4.0, "c": 3.0, "e": 2.0, "x": 1.0}}  # a b c e x; d not retrieved
 
 
@@ -125,7 +125,7 @@ GOLDEN = Path(os.environ.get("SEARCHGRADE_TREC_EVAL_GOLDEN") or ROOT.parent / "s
 
 
 def _golden_cases() -> list[dict]:
-    """trec_eval 10.0's recorded cases (tests/test_trec_eval_golden.py); a missing folder fails, naming it."""
+    """trec_eval 10.0's recorded cases (tests/cli/trec_eval/test_golden.py); a missing folder fails, naming it."""
     path = GOLDEN / "cases.jsonl"
     assert path.is_file(), f"trec_eval's golden files are missing: no {path} (../shared/trec_eval_golden)"
     return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]

@@ -24,9 +24,9 @@ from searchgrade.retrieval import runs as engine
 from searchgrade.io import FormatError
 from searchgrade.cli.report import main as report_command
 from searchgrade.io.runfolder import read_runs
-from report_support import FONT_CACHE, build
+from tests.support.report import FONT_CACHE, build
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "beir_small"
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "beir_small"
 
 @pytest.fixture(scope="module")
 def made(tmp_path_factory):
@@ -319,7 +319,7 @@ def test_the_korean_web_font_is_embedded(made):
     assert __import__("html").unescape(licence) == webfont.licence_text()    # the licence, whole, in the page
     assert f'--sg-font-family: "{webfont.FAMILY}"' in style
     assert "var(--sg-font-family" in text                     # the page text and the viewer use it first
-    book_licence = Path(__file__).resolve().parents[1] / "_static" / "fonts" / "NanumGothic-OFL.txt"
+    book_licence = Path(__file__).resolve().parents[2] / "_static" / "fonts" / "NanumGothic-OFL.txt"
     assert webfont.licence_text() == book_licence.read_text(encoding="utf-8")   # the book's copy, unchanged
 
 

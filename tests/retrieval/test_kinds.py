@@ -18,7 +18,7 @@ from searchgrade.retrieval import lineup as L
 from searchgrade.retrieval import runs as engine
 from searchgrade.io.runfolder import read_runs
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "beir_small"
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "beir_small"
 
 
 def syllable_share(ws, spec, depth, inputs):

@@ -11,7 +11,7 @@ from searchgrade.retrieval import dense
 from searchgrade.retrieval import available
 from searchgrade.retrieval import lineup as L
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 LINEUPS = ROOT / "lineups"
 
 GOOD = """\

@@ -24,9 +24,9 @@ from searchgrade.retrieval import runs as engine
 from searchgrade.io.cache import cache_root
 from searchgrade.io.runfolder import read_runs
 
-from lineup_fixture import lineup_toml
+from tests.support.lineup import lineup_toml
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "beir_small"
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "beir_small"
 
 
 class ToyEncoder(dense.Encoder):

@@ -17,7 +17,7 @@ from searchgrade.retrieval import chunking, dense, korean, tokens
 from searchgrade.retrieval import lineup as L
 from searchgrade.retrieval import runs as engine
 
-FIXTURE = Path(__file__).resolve().parent / "fixtures" / "beir_small"
+FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "beir_small"
 LINEUP = '[[retriever]]\nname = "bm25-count"\nkind = "bm25"\ntokeniser = "ko-count"\n'
 
 

@@ -1,11 +1,11 @@
 """The line-up the tests run, written once as TOML: two BM25s, a dense encoder, their RRF and a second stage.
 
-test_runs, test_cli and report_support (so test_report_page and the browser test of the report) run
+retrieval/test_runs, cli/test_main and support/report (so report/test_page and the browser test of the report) run
 this line-up; each says which encoder the dense retriever and the second stage use (``model``: a toy
 encoder the test registers, or MiniLM's folder), the second stage's depth, and what it adds: a
 ``[lineup]`` table (``header``), keys of the dense retriever (``dense``) or more retrievers (``extra``,
-placed before the second stage). The parser's own tests (test_lineup_file) and the custom kind's
-(test_kinds) keep their small line-ups: those exercise particular keys, line numbers and a kind that
+placed before the second stage). The parser's own tests (retrieval/test_lineup) and the custom kind's
+(retrieval/test_kinds) keep their small line-ups: those exercise particular keys, line numbers and a kind that
 is registered only there.
 """
 from __future__ import annotations

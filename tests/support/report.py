@@ -1,6 +1,6 @@
 """What the report tests share: a line-up, a toy encoder and a KorQuAD slice, and the runs and report built on them.
 
-Used by tests/test_report_page.py (the page read as text) and tests/browser/test_report.py (the page in
+Used by tests/report/test_page.py (the page read as text) and tests/browser/test_report.py (the page in
 Chromium), so both look at the same report.
 """
 from __future__ import annotations
@@ -19,7 +19,7 @@ from searchgrade.retrieval import lineup as L
 from searchgrade.retrieval import runs as engine
 from searchgrade.io.runfolder import read_runs
 
-from lineup_fixture import lineup_toml
+from tests.support.lineup import lineup_toml
 
 LINEUP = lineup_toml(header="depth = 50")        # the second stage reranks the top 10 of bm25-bigram
 

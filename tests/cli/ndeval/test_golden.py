@@ -18,7 +18,7 @@ import subprocess
 import sys
 
 import pytest
-from golden_support import ROOT, golden_folder, load_cases, missing_message
+from tests.support.golden import ROOT, golden_folder, load_cases, missing_message
 
 from searchgrade.ndeval import main
 

@@ -20,7 +20,7 @@ import searchgrade as sg
 from searchgrade.__main__ import main
 from searchgrade.report import text as words
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[3]
 FIXTURE = ROOT / "tests" / "fixtures" / "beir_small"
 HANGUL = re.compile(r"[\uac00-\ud7a3]")
 MEASURES = ["P@10", "nDCG@10", "RR@10"]

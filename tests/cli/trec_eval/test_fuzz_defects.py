@@ -236,7 +236,7 @@ def test_gains_on_grades_beyond_65536_are_refused_and_listed_as_a_difference(tmp
     from pathlib import Path
 
     import searchgrade.trec_eval as te
-    readme = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+    readme = (Path(__file__).resolve().parents[3] / "README.md").read_text()
     for text in (readme, te.__doc__):
         assert "65536" in text and "relstring.1e19" in text
 
