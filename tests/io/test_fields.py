@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 from searchgrade.io import bulk as _trec_bulk
 from searchgrade.io import fields
 from searchgrade.io import text as _trec_text
-from tests.io.test_io_inputs import big_run_text
+from tests.support.trec_texts import big_run_text
 
 
 def _line_fields(tokens: list[str]) -> tuple:

@@ -19,6 +19,7 @@ from searchgrade.io import (
     write_qrels,
     write_run,
 )
+from tests.support.trec_texts import QRELS_BAD, RUN_BAD
 
 RAW = Path(__file__).resolve().parents[2] / "data" / "raw" / "trec_eval_test"
 
@@ -174,36 +175,12 @@ def assert_format_error(err: FormatError, path: Path, line: int | None, *words: 
         assert word in message, (word, message)
 
 
-QRELS_BAD = [
-    ("1 0 d1 1\n1 0 d2\n", 2, ["expected 4 fields", "found 3"]),
-    ("1 0 d1 1 extra\n", 1, ["expected 4 fields", "found 5"]),
-    ("1 0 d1 1\n\n1 0 d2 high\n", 3, ["grade", "'high'", "not an integer"]),
-    ("1 0 d1 1.5\n", 1, ["grade", "not an integer"]),
-    ("1 0 d1 1_0\n", 1, ["grade", "not an integer"]),
-]
-
-
 @pytest.mark.parametrize("text, line, words", QRELS_BAD)
 def test_bad_qrels_lines(tmp_path, text, line, words):
     path = write_text(tmp_path, "bad.qrels", text)
     with pytest.raises(FormatError) as info:
         read_qrels(path)
     assert_format_error(info.value, path, line, *words)
-
-
-# Changed on purpose (trec_eval 10.0 reads them): a 7th field and a rank that is not an integer
-# are accepted and reported (tests/io/test_io_inputs.py), no longer errors.
-RUN_BAD = [
-    ("q 0 d 1 0.5\n", 1, ["expected 6 fields", "found 5"]),
-    ("q 0 d1 1 0.5 r\nq 0 d2 2\n", 2, ["expected 6 fields", "found 4"]),
-    ("q 0 d 1 high r\n", 1, ["score", "'high'", "not a number"]),
-    ("q 0 d 1 1_0 r\n", 1, ["score", "not a number"]),
-    ("q 0 d 1 0.5 r\nq 0 e 2 nan r\n", 2, ["score", "'nan'", "not finite"]),
-    ("q 0 d 1 NaN r\n", 1, ["score", "not finite"]),
-    ("q 0 d 1 inf r\n", 1, ["score", "'inf'", "not finite"]),
-    ("q 0 d 1 -Infinity r\n", 1, ["score", "not finite"]),
-    ("q 0 d 1 1e400 r\n", 1, ["score", "not finite"]),
-]
 
 
 @pytest.mark.parametrize("text, line, words", RUN_BAD)
