@@ -391,3 +391,65 @@ def test_report_does_not_import_retrieval():
     bad = {m: sorted(t for t in targets if t.startswith("searchgrade.retrieval"))
            for m, targets in graph.items() if m.startswith("searchgrade.report")}
     assert not {m: t for m, t in bad.items() if t}, bad
+
+
+# ---------------------------------------------------------------------------
+# The tests: tests/ mirrors src/searchgrade/, and no test module imports another
+
+TESTS = ROOT / "tests"
+# folders of tests/ that are not packages of searchgrade: helpers, data, and the suites with their own make target
+TEST_FOLDERS_ELSEWHERE = {"support", "fixtures", "browser", "lab", "pdf"}
+# (file relative to tests/, imported test module): imports of one test module by another, left where a make
+# target other than `make test` runs them and their files are not this rule's to move; the list only shrinks
+KNOWN_TEST_IMPORTS = {("browser/test_report.py", "test_web_font")}
+
+
+def _test_module_imports(path: Path, text: str | None = None) -> list[str]:
+    """The modules a file under tests/ imports (at any level) that are test modules or conftest: a name whose
+    last part starts with ``test_`` or is ``conftest``, or any ``tests.*`` module outside ``tests.support``."""
+    tree = ast.parse(text if text is not None else path.read_text(encoding="utf-8"))
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = "." * node.level + (node.module or "")
+            names = [base] if node.module else [f"{base}{alias.name}" for alias in node.names]
+        else:
+            continue
+        for name in names:
+            last = name.rsplit(".", 1)[-1]
+            in_tests = name == "tests" or name.startswith("tests.")
+            if last.startswith("test_") or last == "conftest" or (in_tests and not name.startswith("tests.support")):
+                found.append(name.lstrip("."))
+    return found
+
+
+def test_no_test_module_imports_another():
+    """A test module imports helpers from tests/support/ and takes fixtures from conftest.py; importing
+    another test module would run its tests twice and tie two files together."""
+    found = {(path.relative_to(TESTS).as_posix(), name) for path in sorted(TESTS.rglob("*.py"))
+             for name in _test_module_imports(path)}
+    assert not found - KNOWN_TEST_IMPORTS, f"test modules imported by other files: {sorted(found - KNOWN_TEST_IMPORTS)}"
+    assert not KNOWN_TEST_IMPORTS - found, f"no longer imported, remove from KNOWN_TEST_IMPORTS: {KNOWN_TEST_IMPORTS - found}"
+
+
+def test_the_test_import_finder_sees_test_modules():
+    text = ("from tests.support.golden import ROOT\nimport test_io\nfrom tests.io.test_io import RUN_BAD\n"
+            "from tests.io import test_bulk\nfrom . import test_cwl\n"
+            "def f():\n    from test_web_font import check_page\n    import conftest\n")
+    assert _test_module_imports(TESTS / "x.py", text) == ["test_io", "tests.io.test_io", "tests.io", "test_cwl",
+                                                          "test_web_font", "conftest"]
+
+
+def test_tests_mirror_the_package():
+    """Every folder of tests is a package of src/searchgrade (tests/<pkg>/test_<module>.py; see conftest.py) with
+    an __init__.py, so that modules of the same basename in two folders do not collide."""
+    folders = {p.relative_to(TESTS).as_posix() for p in TESTS.rglob("*") if p.is_dir() and p.name != "__pycache__"
+               and not p.name.startswith(".")}
+    ours = {f for f in folders if f.split("/")[0] not in TEST_FOLDERS_ELSEWHERE}
+    stray = sorted(f for f in ours if not (PKG / f).is_dir())
+    assert not stray, f"test folders that mirror no package of src/searchgrade: {stray}"
+    bare = sorted(f for f in ours | {"support"} if not (TESTS / f / "__init__.py").is_file())
+    assert not bare, f"test folders without __init__.py: {bare}"
+    assert (TESTS / "__init__.py").is_file()
