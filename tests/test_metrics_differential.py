@@ -28,6 +28,7 @@ from hypothesis import strategies as st
 
 import searchgrade as sg
 
+pytestmark = pytest.mark.peers  # the oracle is another package: `make test-peers`
 pytrec_eval = pytest.importorskip("pytrec_eval")
 
 #: Families whose values agree exactly (1e-9) per query.

@@ -6,7 +6,6 @@ from collections import defaultdict
 
 import numpy as np
 import pytest
-import pytrec_eval
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -58,9 +57,12 @@ CROSS = {
 }
 
 
+@pytest.mark.peers
 @PYTREC_SETTINGS
 @given(data=qrels_and_run(), rel_level=st.sampled_from([1, 2]))
 def test_agrees_with_pytrec_eval(data, rel_level):
+    import pytrec_eval
+
     qrels, run = data
     ev = pytrec_eval.RelevanceEvaluator(qrels, {f for f, _ in CROSS.values()}, relevance_level=rel_level)
     theirs = ev.evaluate(run)

@@ -44,6 +44,7 @@ def test_missing_ignore_changes_denominator():
     assert table.loc["run2", "RR@10"] == pytest.approx(0.5)
 
 
+@pytest.mark.peers
 def test_crosscheck_toy_agrees_with_pytrec_eval():
     diffs, ours, theirs = diagnostics.crosscheck_pytrec_eval(QRELS, {"run1": RUN1, "run2": RUN2}, MEASURES,
                                                         return_tables=True)
@@ -52,6 +53,7 @@ def test_crosscheck_toy_agrees_with_pytrec_eval():
     np.testing.assert_allclose(theirs.to_numpy(dtype=float), _hand_values().to_numpy(dtype=float), atol=1e-12)
 
 
+@pytest.mark.peers
 def test_rr_at_k_cut_for_pytrec_eval():
     run = {"q": {f"n{i:02d}": 100.0 - i for i in range(10)} | {"rel": 50.0}}  # relevant at rank 11
     qrels = {"q": {"rel": 1}}
@@ -62,6 +64,7 @@ def test_rr_at_k_cut_for_pytrec_eval():
     assert float(diagnostics.crosscheck_pytrec_eval(qrels, {"r": run}, ["RR@10", "RR", "AP", "nDCG"]).max().max()) < 1e-12
 
 
+@pytest.mark.peers
 def test_crosscheck_detects_a_difference(monkeypatch):
     """If searchgrade broke ties differently from trec_eval, the cross-check would report it."""
     run = {"q1": {"a": 2.0, "x": 2.0}}  # trec order: x (non-relevant) before a; input order: a first
@@ -235,6 +238,7 @@ def test_context_dependent():
 
 
 @pytest.mark.runs
+@pytest.mark.peers
 def test_main_table_matches_pytrec_eval():
     from searchgrade.book import korean_runs
 

@@ -22,6 +22,7 @@ import searchgrade
 from searchgrade.fusion import METHODS, NORMALISATIONS, normalize, optimize_fusion
 from searchgrade.fusion.tuning import grid
 
+pytestmark = pytest.mark.peers  # the oracle is another package: `make test-peers`
 ranx = pytest.importorskip("ranx")
 from ranx.fusion import (bayesfuse_train, mapfuse_train, posfuse_train, probfuse_train,  # noqa: E402
                          segfuse_train, slidefuse_train)

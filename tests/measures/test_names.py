@@ -189,6 +189,7 @@ def _compare(ours, theirs, names, qrels, run):
             assert ours.loc[q, col] == pytest.approx(value, abs=_tol(text)), (text, q)
 
 
+@pytest.mark.peers
 def test_ir_measures_objects_give_ir_measures_values(tie_free):
     """ir_measures scores a qrels query without a ranking with each measure's DEFAULT (0): missing="zero"."""
     qrels, run, theirs = tie_free
@@ -196,6 +197,7 @@ def test_ir_measures_objects_give_ir_measures_values(tie_free):
     _compare(ours, theirs, [(o, str(o)) for o in OBJECTS], qrels, run)
 
 
+@pytest.mark.peers
 def test_ir_measures_strings_give_ir_measures_values(tie_free):
     qrels, run, theirs = tie_free
     names = [str(o) for o in OBJECTS if str(o) not in STRING_DIFFERS]
@@ -203,6 +205,7 @@ def test_ir_measures_strings_give_ir_measures_values(tie_free):
     _compare(ours, theirs, [(n, n) for n in names], qrels, run)
 
 
+@pytest.mark.peers
 def test_ir_measures_aggregates_equal_searchgrade_means(tie_free):
     qrels, run, _ = tie_free
     theirs = {k: v for group in _groups(OBJECTS) for k, v in ir_measures.calc_aggregate(group, qrels, run).items()}
@@ -216,6 +219,7 @@ def test_ir_measures_aggregates_equal_searchgrade_means(tie_free):
         assert float(ours[m.name]) == pytest.approx(expected, abs=_tol(str(obj))), str(obj)
 
 
+@pytest.mark.peers
 def test_strings_keep_searchgrade_readings_where_documented(tie_free):
     qrels, run, theirs = tie_free
     ours = sg.evaluate(qrels, run, ["ERR@10", "ERR(max_grade=4)@10", "SetF(beta=2.0)", "SetF(beta2=2)"])
@@ -254,6 +258,7 @@ def test_the_cli_suggests_trec_evals_spelling(tmp_path, capsys, arg, guess):
 
 
 # --------------------------------------------------- ERR's grade scale, stated
+@pytest.mark.peers
 def test_err_without_max_grade_warns_where_ir_measures_differs():
     qrels, run = {"1": {"a": 1, "b": 0, "c": 2}}, {"1": {"b": 3.0, "a": 2.0, "c": 1.0}}
     with pytest.warns(UserWarning, match=r"ERR@10: no max_grade=.*largest grade \(here 2\).*ERR\(max_grade=4\)@10"):

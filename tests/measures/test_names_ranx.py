@@ -10,6 +10,7 @@ import pytest
 import searchgrade as sg
 from searchgrade.measures.registry import FAMILIES, RANX
 
+pytestmark = pytest.mark.peers  # the oracle is another package: `make test-peers`
 ranx = pytest.importorskip("ranx")
 
 

@@ -213,6 +213,7 @@ def test_lineup_pytrec_eval_names_come_from_the_registry():
         FAMILIES["Unj"].pytrec_eval_name(parse_measure("Unj@5"))  # pytrec_eval has no unj
 
 
+@pytest.mark.peers
 def test_pytrec_eval_agrees_on_every_root_it_knows(trec_qrels, trec_run):
     """pytrec_eval under the names the registry gives, for each family it knows (trec_eval 9 rounding aside)."""
     import pytrec_eval

@@ -73,6 +73,7 @@ def test_the_page_states_its_policy_and_minus_c_changes_it(coll):
         build(coll, missing="drop")
 
 
+@pytest.mark.peers
 def test_ir_measures_scores_a_missing_query_zero_as_the_docstring_says():
     irm = pytest.importorskip("ir_measures")
     measures = [irm.parse_measure(m) for m in ("P@1", "nDCG@10")]
@@ -84,6 +85,7 @@ def test_ir_measures_scores_a_missing_query_zero_as_the_docstring_says():
     assert "ir_measures 0.4.3 does the latter" in doc
 
 
+@pytest.mark.peers
 def test_ir_measures_rr_at_k_breaks_ties_otherwise_than_trec_eval():
     irm = pytest.importorskip("ir_measures")
     qrels, run = {"1": {"b": 1, "a": 0}}, {"1": {"a": 1.0, "b": 1.0}}   # trec_eval: b (docid descending) first

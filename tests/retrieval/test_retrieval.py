@@ -54,6 +54,7 @@ def test_analyser_registry():
 # ---------------------------------------------------------------- BM25
 
 
+@pytest.mark.peers
 @pytest.mark.parametrize("analyser", ["words", "stems", "stem_pairs"])
 def test_bm25_equals_rank_bm25_on_cranfield(cran, analyser):
     rank_bm25 = pytest.importorskip("rank_bm25")
@@ -68,6 +69,7 @@ def test_bm25_equals_rank_bm25_on_cranfield(cran, analyser):
         np.testing.assert_allclose(ours.get_scores(q), ref.get_scores(q), rtol=0, atol=1e-9)
 
 
+@pytest.mark.peers
 def test_bm25_parameters_and_repeated_terms_match_rank_bm25():
     rank_bm25 = pytest.importorskip("rank_bm25")
     corpus = [["a", "b", "b"], ["b", "c"], ["a", "a", "a", "c", "d"], [], ["b"]]

@@ -8,8 +8,6 @@ import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st_
-from statsmodels.stats.multicomp import pairwise_tukeyhsd
-from statsmodels.stats.multitest import multipletests
 
 from searchgrade import stats
 from searchgrade.comparison import compare
@@ -20,9 +18,12 @@ p_families = st_.lists(st_.one_of(st_.floats(0.0, 1.0), st_.sampled_from([0.0, 0
                        min_size=1, max_size=60)
 
 
+@pytest.mark.peers
 @settings(max_examples=80, deadline=None)
 @given(p_families, st_.sampled_from(sorted(SM_NAMES)))
 def test_adjust_equals_statsmodels_multipletests(p, method):
+    from statsmodels.stats.multitest import multipletests
+
     theirs = multipletests(np.array(p), method=SM_NAMES[method])[1]
     np.testing.assert_allclose(stats.adjust(p, method), theirs, rtol=0, atol=1e-9)
 
@@ -60,9 +61,12 @@ def score_tables(draw):
     return pd.DataFrame(scores, columns=[f"s{j}" for j in range(k)])
 
 
+@pytest.mark.peers
 @settings(max_examples=15, deadline=None)          # scipy's studentized range integrates numerically: slow
 @given(score_tables())
 def test_parametric_tukey_equals_statsmodels(scores):
+    from statsmodels.stats.multicomp import pairwise_tukeyhsd
+
     if (scores.var(axis=0) == 0).all():
         return                                  # no within-system variance: statsmodels divides by 0
     ours = stats.tukey_hsd(scores, method="parametric")
@@ -128,7 +132,10 @@ def test_pairwise_and_measurewise_use_adjust(method):
     np.testing.assert_array_equal(two[f"p_{method}"], stats.adjust(two["p_value"].to_numpy(), method))
 
 
+@pytest.mark.peers
 def test_pairwise_tukey_equals_tukey_hsd():
+    from statsmodels.stats.multicomp import pairwise_tukeyhsd
+
     systems = _systems()
     wide = pd.DataFrame(systems)
     out = stats.pairwise(systems, test="t", correction="tukey", n_perm_tukey=1_000, tukey_seed=3)
@@ -156,7 +163,10 @@ def test_top_level_compare_corrections_and_their_legends(method, words):
     assert words.split(" (")[0] in latex
 
 
+@pytest.mark.peers
 def test_top_level_compare_tukey():
+    from statsmodels.stats.multicomp import pairwise_tukeyhsd
+
     tables = _tables()
     rep = compare(None, tables, ["AP", "RR"], test="t", correction="tukey-parametric")
     for measure, group in rep.tests.groupby("measure"):

@@ -3,15 +3,11 @@ from __future__ import annotations
 
 import warnings
 
-import krippendorff
 import numpy as np
 import pandas as pd
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st_
-from sklearn.metrics import cohen_kappa_score
-from statsmodels.stats.inter_rater import aggregate_raters
-from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss_kappa
 
 from searchgrade import stats
 
@@ -43,9 +39,12 @@ def _equal_or_both_nan(ours, theirs):
         assert ours == pytest.approx(theirs, abs=TOL)
 
 
+@pytest.mark.peers
 @settings(max_examples=60, deadline=None)
 @given(label_sets(), st_.sampled_from([None, "linear", "quadratic"]))
 def test_cohen_kappa_equals_scikit_learn(data, weights):
+    from sklearn.metrics import cohen_kappa_score
+
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
         theirs = cohen_kappa_score(data[0], data[1], weights=weights)
@@ -53,9 +52,13 @@ def test_cohen_kappa_equals_scikit_learn(data, weights):
     _equal_or_both_nan(ours, theirs)
 
 
+@pytest.mark.peers
 @settings(max_examples=40, deadline=None)
 @given(label_sets(raters=(2, 6)))
 def test_fleiss_kappa_equals_statsmodels(data):
+    from statsmodels.stats.inter_rater import aggregate_raters
+    from statsmodels.stats.inter_rater import fleiss_kappa as sm_fleiss_kappa
+
     items_by_raters = data.T
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
@@ -64,9 +67,12 @@ def test_fleiss_kappa_equals_statsmodels(data):
     _equal_or_both_nan(ours, theirs)
 
 
+@pytest.mark.peers
 @settings(max_examples=60, deadline=None)
 @given(label_sets(raters=(2, 6), missing=True), st_.sampled_from(list(stats.labels.LEVELS)))
 def test_krippendorff_alpha_equals_the_package(data, level):
+    import krippendorff
+
     present = data[~np.isnan(data)]
     pairable = (~np.isnan(data)).sum(axis=0) >= 2
     if np.unique(present).size < 2 or not pairable.any():
@@ -86,7 +92,10 @@ def test_worked_example_of_the_krippendorff_package():
     assert round(stats.krippendorff_alpha(data, level="interval"), 6) == 0.810845
 
 
+@pytest.mark.peers
 def test_textbook_two_by_two_table():
+    from sklearn.metrics import cohen_kappa_score
+
     # Manning, Raghavan & Schuetze (2008), table 8.2: 300 yes/yes, 70 no/no, 20 + 10 disagreements
     a = np.array(["yes"] * 300 + ["no"] * 70 + ["yes"] * 20 + ["no"] * 10)
     b = np.array(["yes"] * 300 + ["no"] * 70 + ["no"] * 20 + ["yes"] * 10)
@@ -98,7 +107,11 @@ def test_textbook_two_by_two_table():
     assert round(pooled, 3) == 0.776                      # the book's pooled-marginal value
 
 
+@pytest.mark.peers
 def test_string_labels_and_series():
+    import krippendorff
+    from sklearn.metrics import cohen_kappa_score
+
     a = pd.Series(["rel", "non", "rel", "rel", "non"], index=list("vwxyz"))
     b = pd.Series(["rel", "non", "non", "rel", "non"], index=list("vwxyz"))
     assert stats.cohen_kappa(a, b) == pytest.approx(cohen_kappa_score(a, b), abs=TOL)
@@ -107,7 +120,10 @@ def test_string_labels_and_series():
         krippendorff.alpha(np.array([[0, 1, np.nan, 0], [0, 1, 1, np.nan]]), level_of_measurement="nominal"))
 
 
+@pytest.mark.peers
 def test_pandas_missing_values_count_as_missing():
+    import krippendorff
+
     data = pd.DataFrame({"r1": [1, 2, pd.NA, 1, 3], "r2": [1, 3, 2, pd.NA, 3]}, dtype="Int64").T
     as_float = np.array([[1, 2, np.nan, 1, 3], [1, 3, 2, np.nan, 3]])
     for level in ("nominal", "ordinal", "interval"):

@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 import searchgrade as sg
 
+pytestmark = pytest.mark.peers  # the oracle is another package: `make test-peers`
 cwl_eval = pytest.importorskip("cwl.cwl_eval", reason="cwl-eval (PyPI cwl-eval==1.0.12) is not installed")
 irm = pytest.importorskip("ir_measures")
 logging.getLogger("ir_measures.cwl_eval").setLevel(logging.ERROR)  # its max_rel-vs-observed-grade notes

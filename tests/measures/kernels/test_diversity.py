@@ -19,8 +19,6 @@ from hypothesis import strategies as st
 import searchgrade as sg
 from searchgrade.io import read_subtopic_qrels
 
-pyndeval = pytest.importorskip("pyndeval")
-
 NDEVAL = {"ERR-IA@{k}": "ERR_IA(alpha={a})@{k}", "nERR-IA@{k}": "nERR_IA(alpha={a})@{k}",
           "alpha-DCG@{k}": "alpha_DCG(alpha={a})@{k}", "alpha-nDCG@{k}": "alpha_nDCG(alpha={a})@{k}",
           "P-IA@{k}": "P_IA@{k}", "strec@{k}": "StRecall@{k}"}
@@ -37,6 +35,7 @@ def _pairs(cutoffs, alpha, beta) -> dict:
 
 
 def _pyndeval(qrels: dict, ordered_run: dict, names: dict, rel: int, alpha: float, beta: float) -> dict:
+    pyndeval = pytest.importorskip("pyndeval")
     records = [pyndeval.SubtopicQrel(q, s, d, g) for q, subs in qrels.items() for s, docs in subs.items()
                for d, g in docs.items()]
     run = [pyndeval.ScoredDoc(q, d, s) for q, docs in ordered_run.items() for d, s in docs.items()]
@@ -66,6 +65,7 @@ def _cases(draw):
     return qrels, run
 
 
+@pytest.mark.peers
 @pytest.mark.filterwarnings("ignore:.*(no qrels|not in the run)")
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_cases(), st.sampled_from([0.5, 0.2, 0.75, 1.0]), st.sampled_from([0.5, 0.3, 0.9]), st.sampled_from([1, 2]),
@@ -132,6 +132,7 @@ def test_dataframe_and_records_with_iteration(tmp_path):
     frame = pd.DataFrame({"query_id": [r[0] for r in rows], "iteration": [r[1] for r in rows],
                           "doc_id": [r[2] for r in rows], "relevance": [int(r[3]) for r in rows]})
     pd.testing.assert_frame_equal(sg.evaluate(frame, IR_RUN, ["alpha_nDCG@5", "NRBP", "P@5"]), nested)
+    pyndeval = pytest.importorskip("pyndeval")  # its records, as an input form
     records = [pyndeval.SubtopicQrel(*r[:3], int(r[3])) for r in rows]
     pd.testing.assert_frame_equal(sg.evaluate(records, IR_RUN, ["alpha_nDCG@5", "NRBP", "P@5"]), nested)
 
@@ -179,6 +180,7 @@ def test_the_measure_table_lists_them():
     assert "alpha" in table.loc["alpha_nDCG", "parameters"]
 
 
+@pytest.mark.peers
 def test_ir_measures_objects_give_ir_measures_values():
     """ir_measures' objects, and its own pyndeval provider on its Qrel records (iteration = subtopic)."""
     import ir_measures
@@ -195,6 +197,7 @@ def test_ir_measures_objects_give_ir_measures_values():
         assert got.loc[q, name] == pytest.approx(value, rel=1e-12), (q, name)
 
 
+@pytest.mark.peers
 @pytest.mark.filterwarnings("ignore:.*(no qrels|not in the run)")
 @pytest.mark.parametrize("alpha, beta", [(0.5, 0.5), (0.3, 0.95), (1.0, 1.0), (0.0, 0.2)])
 def test_pyndeval_agrees_on_long_rankings(alpha, beta):
