@@ -15,10 +15,28 @@ an ``__init__.py``, so a test module is imported under its dotted path from the 
 folders, and ``tests/io`` or ``tests/collections`` never shadow the standard library's ``io`` or
 ``collections``. Helpers are imported the same way: ``from tests.support.golden import load_cases``.
 (The browser, lab and pdf folders have no ``__init__.py``; pytest puts each on ``sys.path`` itself.)
+
+Markers (pyproject.toml): ``make test`` runs the fast suite, without ``runs`` (the Korean runs: ``make
+test-runs``), ``peers`` (the oracle is another package, imported inside the test: ``make test-peers``) and
+``spark`` (``make test-spark``). A test that hands a peer's own objects to searchgrade as an input form
+(ir_measures' namedtuples, pyndeval's records) is not a peers test: it imports them with
+``pytest.importorskip`` inside the test.
+
+Hypothesis profiles: "fast", the default, runs a quarter of each property's examples (never fewer than 20;
+``tests/support/examples.py``); "thorough" (``--hypothesis-profile=thorough``: ``make test-peers`` and CI)
+runs them all. A property without its own count runs the profile's (25 or hypothesis's 100).
+
+The Korean web font is converted once per cache (``web_font_converted_once`` below), not once per test.
 """
+import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import settings as hypothesis_settings
+
+hypothesis_settings.register_profile("thorough", max_examples=100)
+hypothesis_settings.register_profile("fast", max_examples=25)
+hypothesis_settings.load_profile("fast")  # --hypothesis-profile, read after this file, overrides it
 
 ROOT = Path(__file__).resolve().parents[1]
 TREC_DIR = ROOT / "data" / "raw" / "trec_eval_test"
@@ -52,3 +70,34 @@ def graded_qrels():
     from searchgrade import read_qrels
 
     return read_qrels(TREC_DIR / "qrels.rel_level")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def web_font_converted_once():
+    """Each report embeds the Korean web font, converted from TTF to woff2 (some 20 CPU-seconds) into
+    ``<cache>/webfont`` (:mod:`searchgrade.report.webfont`), and many tests give the report a cache of their
+    own. For the session, a conversion of the report's font copies the one in the session's cache folder
+    (``$SEARCHGRADE_CACHE`` or ``data/cache``, as it is when the session starts), converting it there first
+    if it is not there yet: the same file, keyed by the same hash of the TTF and of fontTools' version, that
+    ``cached_woff2`` would find. The commands that the tests start as programs use that folder themselves.
+    ``searchgrade.book.webfont.convert`` (the conversion's own tests) is not replaced."""
+    try:
+        from searchgrade.io.cache import cache_root
+        from searchgrade.report import webfont
+    except ImportError:
+        yield
+        return
+    shared = cache_root() / "webfont"
+    real = webfont.convert
+
+    def convert_once(source, target):
+        done = shared / webfont.cache_key(Path(source)) / Path(target).name
+        if not done.is_file():
+            real(source, done)
+        if Path(target) != done:
+            Path(target).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(done, target)
+
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setattr(webfont, "convert", convert_once)
+        yield

@@ -27,6 +27,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import searchgrade as sg
+from tests.support.examples import examples
 
 pytestmark = pytest.mark.peers  # the oracle is another package: `make test-peers`
 pytrec_eval = pytest.importorskip("pytrec_eval")
@@ -39,7 +40,7 @@ EQUAL = ["P.5,10,3", "recall.5,10", "ndcg_cut.5,10", "map_cut.5,10", "map", "Rpr
 LEVELS = [i / 10 for i in range(11)]
 MIN_GEO_MEAN = 1e-5  # trec_eval.h's floor for geometric means
 DOCS = [f"d{i}" for i in range(20)]
-SETTINGS = settings(max_examples=40, deadline=None, derandomize=True, database=None,
+SETTINGS = settings(max_examples=examples(40), deadline=None, derandomize=True, database=None,
                     suppress_health_check=[HealthCheck.too_slow])
 
 

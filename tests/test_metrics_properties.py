@@ -10,11 +10,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import searchgrade as sg
+from tests.support.examples import examples
 
 DOCS = [f"d{i}" for i in range(12)] + ["D1", "d10x", "a"]  # mixed case and prefixes exercise strcmp order
 SCORES = [0.1, 0.25, 0.5, 1.0, 2.0]  # a small set, so ties are frequent
-PYTREC_SETTINGS = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
-SETTINGS = settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+PYTREC_SETTINGS = settings(max_examples=examples(200), deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(100), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 @st.composite
@@ -156,7 +157,7 @@ def small_tied_query(draw):
     return qrels_q, scores
 
 
-@settings(max_examples=100, deadline=None)
+@settings(max_examples=examples(100), deadline=None)
 @given(case=small_tied_query())
 def test_expected_ties_equal_the_mean_over_all_orders(case):
     qrels_q, scores = case

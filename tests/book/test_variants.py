@@ -5,6 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from searchgrade.book import variants
+from tests.support.examples import examples
 
 
 def rng(seed=0):
@@ -38,7 +39,7 @@ def test_kind_falls_through_when_impossible():
     assert variants.add_typo("가가", rng(), kind=2) == "가가"
 
 
-@settings(max_examples=200, deadline=None)
+@settings(max_examples=examples(200), deadline=None)
 @given(st.text(alphabet="가각나낙다닭 ab?", min_size=1, max_size=20), st.integers(0, 2**32 - 1))
 def test_one_typo_changes_at_most_two_positions(text, seed):
     out = variants.add_typo(text, rng(seed))

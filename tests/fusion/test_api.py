@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 import searchgrade as sg
 from searchgrade.fusion import METHODS, NORMALISATIONS, method_table, normalize
 from searchgrade.retrieval import fusion as lineup_fusion
+from tests.support.examples import examples
 
 A = {"q1": {"a": 3.0, "b": 2.0, "c": 1.0}, "q2": {"x": 1.0}}
 B = {"q1": {"c": 0.9, "d": 0.8, "a": 0.1}, "q2": {"y": 5.0, "x": 2.0}}
@@ -112,7 +113,7 @@ _scores = st.dictionaries(st.sampled_from([f"d{i}" for i in range(10)]),
 _runs = st.dictionaries(st.sampled_from(["q1", "q2", "q3"]), _scores, min_size=1, max_size=3)
 
 
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(st.lists(_runs, min_size=1, max_size=3), st.sampled_from([None, 5]), st.sampled_from([1.0, 0.3]))
 def test_the_lineup_fusion_is_the_core_fusion(runs, depth, w):
     weights = [w] * len(runs)
@@ -127,7 +128,7 @@ def test_the_lineup_fusion_is_the_core_fusion(runs, depth, w):
                 runs, "wsum", "min-max-one", {"weights": convex_w}, depth=depth)
 
 
-@settings(max_examples=30, deadline=None)
+@settings(max_examples=examples(30), deadline=None)
 @given(st.lists(_runs, min_size=2, max_size=3), st.sampled_from(sorted(METHODS)), st.sampled_from(NORMALISATIONS))
 def test_every_pair_runs_on_partial_runs_and_orders_as_trec_eval(runs, method, norm):
     params = {"gamma": 0.5, "phi": 0.7, "n_segments": 2, "w": 1}

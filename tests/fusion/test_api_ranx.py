@@ -21,6 +21,7 @@ from hypothesis import strategies as st
 import searchgrade
 from searchgrade.fusion import METHODS, NORMALISATIONS, normalize, optimize_fusion
 from searchgrade.fusion.tuning import grid
+from tests.support.examples import examples
 
 pytestmark = pytest.mark.peers  # the oracle is another package: `make test-peers`
 ranx = pytest.importorskip("ranx")
@@ -31,7 +32,7 @@ from ranx.normalization import borda_norm, norm_switch  # noqa: E402
 RANX_NORMS = [n for n in NORMALISATIONS if n != "min-max-one"] + [None]
 PARAMS = {"gamma": 0.7, "sigma": 0.3, "phi": 0.8, "k": 20, "n_segments": 3, "w": 2}
 RANK_BASED = {name for name, m in METHODS.items() if m.needs_ranks}
-SETTINGS = settings(max_examples=6, deadline=None, suppress_health_check=list(HealthCheck))
+SETTINGS = settings(max_examples=examples(6), deadline=None, suppress_health_check=list(HealthCheck))
 
 
 def _trec(docs: dict) -> dict:
@@ -169,7 +170,7 @@ def test_grids_are_ranx_grids():
     assert [g["n_segments"] for g in grid("probfuse", 2)] == list(range(1, 101))
 
 
-@settings(max_examples=4, deadline=None, suppress_health_check=list(HealthCheck))
+@settings(max_examples=examples(4), deadline=None, suppress_health_check=list(HealthCheck))
 @given(st.integers(0, 2 ** 32 - 1))
 def test_tuning_on_all_queries_picks_ranx_choice(seed):
     # continuous scores: no tied fused scores, so ranx's order and trec_eval's agree and so do the metrics

@@ -21,6 +21,7 @@ from searchgrade.io import sources as _sources
 from searchgrade.io import text as _trec_text
 from searchgrade.io.errors import SourceError
 from tests.support.trec_texts import PAD_QRELS, PAD_RUN, QRELS_BAD, RUN_BAD, big_qrels_text, big_run_text
+from tests.support.examples import examples
 
 
 # ================================================================= one piece: the engines
@@ -163,14 +164,14 @@ def agree(kind, engine, text):
         assert [list(d) for d in got[0].values()] == [list(d) for d in expected[0].values()]
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @pytest.mark.parametrize("engine", ENGINES)
 @given(text=messy_lines("run"))
 def test_bulk_run_reader_never_disagrees_with_the_strict_one(engine, text):
     agree("run", engine, text)
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(400), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @pytest.mark.parametrize("engine", ENGINES)
 @given(text=messy_lines("qrels"))
 def test_bulk_qrels_reader_never_disagrees_with_the_strict_one(engine, text):

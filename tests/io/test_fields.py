@@ -12,6 +12,7 @@ from searchgrade.io import bulk as _trec_bulk
 from searchgrade.io import fields
 from searchgrade.io import text as _trec_text
 from tests.support.trec_texts import big_run_text
+from tests.support.examples import examples
 
 
 def _line_fields(tokens: list[str]) -> tuple:
@@ -38,7 +39,7 @@ DECIMALS = st.one_of(
 )
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(DECIMALS, min_size=1, max_size=30))
 def test_decimals_are_what_float_reads(tokens):
     tokens = [t for t in tokens if t and " " not in t]
@@ -71,7 +72,7 @@ INTEGER_TOKENS = st.one_of(st.text("0123456789+-", min_size=1, max_size=22),
                            st.integers(-(2**64), 2**64).map(str))
 
 
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=examples(300), deadline=None)
 @given(st.lists(INTEGER_TOKENS, min_size=1, max_size=30))
 def test_integers_are_what_the_strict_reader_reads(tokens):
     def strict(token):

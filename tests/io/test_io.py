@@ -20,6 +20,7 @@ from searchgrade.io import (
     write_run,
 )
 from tests.support.trec_texts import QRELS_BAD, RUN_BAD
+from tests.support.examples import examples
 
 RAW = Path(__file__).resolve().parents[2] / "data" / "raw" / "trec_eval_test"
 
@@ -107,7 +108,7 @@ def test_write_qrels_round_trip(tmp_path):
     assert read_qrels(path) == qrels
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(
     st.dictionaries(
         st.text("abcXYZ09-_.:", min_size=1, max_size=6),

@@ -34,6 +34,7 @@ from searchgrade.io import (
     write_run,
 )
 from tests.support.trec_texts import big_qrels_text, big_run_text
+from tests.support.examples import examples
 
 RAW = Path(__file__).resolve().parents[2] / "data" / "raw" / "trec_eval_test"
 RUN_TEXT = "q1 Q0 d1 1 2.5 sys\nq1 Q0 d2 2 1.5 sys\nq2 Q0 d1 1 0.5 sys\n"
@@ -292,7 +293,7 @@ def test_comment_only_file_is_empty():
 IDS = st.text(st.characters(blacklist_categories=("Cs", "Zs", "Zl", "Zp", "Cc")), min_size=1, max_size=8)
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(st.dictionaries(IDS.filter(lambda s: not s.startswith("#")),
                        st.dictionaries(IDS, st.floats(allow_nan=False, allow_infinity=False), min_size=1, max_size=8),
                        min_size=1, max_size=4),

@@ -5,6 +5,7 @@ from hypothesis import strategies as st
 
 from searchgrade.retrieval import chunking as ch
 from searchgrade import rag
+from tests.support.examples import examples
 
 CORPUS = {
     "d1": {"title": "체스_규칙", "text": "체스는 두 사람이 한다. 세계 선수권에서는 처음 40수에 각각 120분이 주어진다. "
@@ -64,7 +65,7 @@ def test_sentence_windows_cover_every_sentence_and_spans_match_text():
     assert d1[0].text.startswith("체스는") and d1[1].text.endswith("진다!")
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(n=st.integers(1, 30), size=st.integers(1, 6), data=st.data())
 def test_window_starts_cover_all_and_every_overlap_run(n, size, data):
     overlap = data.draw(st.integers(0, size - 1))

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from searchgrade.retrieval import fusion
+from tests.support.examples import examples
 
 A = {"q1": {"a": 3.0, "b": 2.0, "c": 1.0}, "q2": {"x": 1.0}}
 B = {"q1": {"c": 0.9, "d": 0.8, "a": 0.1}, "q3": {"y": 5.0}}
@@ -186,7 +187,7 @@ _runs = st.dictionaries(st.sampled_from(["q1", "q2", "q3"]), _scores, min_size=1
 _norms = st.sampled_from(fusion.NORMALISATIONS)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(_runs, _norms, st.sampled_from([None, 3, 20]))
 def test_one_run_fuses_to_its_normalised_scores(run, norm, depth):
     expected = {q: fusion.normalise(dict((d, docs[d]) for d in fusion.ranking(docs)[:depth]), norm)
@@ -204,14 +205,14 @@ def test_one_run_fuses_to_its_normalised_scores(run, norm, depth):
         assert four[q] == {d: 4 * s for d, s in expected[q].items()}
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(_runs, _runs, st.floats(0, 1).map(lambda x: round(x, 3)))
 def test_combsum_minmax_is_convex_combination(r1, r2, w):
     weights = [w, 1.0 - w]
     assert fusion.combsum([r1, r2], weights, "minmax", depth=None) == fusion.convex([r1, r2], weights, depth=None)
 
 
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(_runs, _runs, st.sampled_from(["minmax", "rank"]))
 def test_comb_orderings_between_max_sum_and_mnz(r1, r2, norm):
     # with non-negative normalised scores: MAX <= SUM <= MNZ, and the result does not depend on the runs' order

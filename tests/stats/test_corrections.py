@@ -11,6 +11,7 @@ from hypothesis import strategies as st_
 
 from searchgrade import stats
 from searchgrade.comparison import compare
+from tests.support.examples import examples
 
 SM_NAMES = {"bonferroni": "bonferroni", "holm": "holm", "bh": "fdr_bh", "by": "fdr_by"}
 
@@ -19,7 +20,7 @@ p_families = st_.lists(st_.one_of(st_.floats(0.0, 1.0), st_.sampled_from([0.0, 0
 
 
 @pytest.mark.peers
-@settings(max_examples=80, deadline=None)
+@settings(max_examples=examples(80), deadline=None)
 @given(p_families, st_.sampled_from(sorted(SM_NAMES)))
 def test_adjust_equals_statsmodels_multipletests(p, method):
     from statsmodels.stats.multitest import multipletests
@@ -62,7 +63,7 @@ def score_tables(draw):
 
 
 @pytest.mark.peers
-@settings(max_examples=15, deadline=None)          # scipy's studentized range integrates numerically: slow
+@settings(max_examples=examples(15), deadline=None)          # scipy's studentized range integrates numerically: slow
 @given(score_tables())
 def test_parametric_tukey_equals_statsmodels(scores):
     from statsmodels.stats.multicomp import pairwise_tukeyhsd

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st_
 
 from searchgrade import stats
+from tests.support.examples import examples
 
 TOL = 1e-9
 
@@ -40,7 +41,7 @@ def _equal_or_both_nan(ours, theirs):
 
 
 @pytest.mark.peers
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(label_sets(), st_.sampled_from([None, "linear", "quadratic"]))
 def test_cohen_kappa_equals_scikit_learn(data, weights):
     from sklearn.metrics import cohen_kappa_score
@@ -53,7 +54,7 @@ def test_cohen_kappa_equals_scikit_learn(data, weights):
 
 
 @pytest.mark.peers
-@settings(max_examples=40, deadline=None)
+@settings(max_examples=examples(40), deadline=None)
 @given(label_sets(raters=(2, 6)))
 def test_fleiss_kappa_equals_statsmodels(data):
     from statsmodels.stats.inter_rater import aggregate_raters
@@ -68,7 +69,7 @@ def test_fleiss_kappa_equals_statsmodels(data):
 
 
 @pytest.mark.peers
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(label_sets(raters=(2, 6), missing=True), st_.sampled_from(list(stats.labels.LEVELS)))
 def test_krippendorff_alpha_equals_the_package(data, level):
     import krippendorff

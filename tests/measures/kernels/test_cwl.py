@@ -14,10 +14,11 @@ import searchgrade as sg
 from searchgrade.curves import CURVE_FAMILIES, DEPTH, cwl
 from searchgrade.measures.names import parse_measure
 from searchgrade.measures.registry import FAMILIES
+from tests.support.examples import examples
 
 CWL_FAMILIES = ["INST", "INSQ", "BPM", "SDCG", "NERR8", "NERR9", "NERR10", "NERR11"]
 DOCS = [f"d{i}" for i in range(12)]
-SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+SETTINGS = settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def one(ranking, qrels, name):
@@ -262,7 +263,7 @@ def small_tied_query(draw):
 EXPECTED = ["SDCG@3", "SDCG(max_rel=2)@10", "INSQ(T=1)", "INSQ(T=3,max_rel=3,min_rel=1)"]
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=examples(60), deadline=None)
 @given(case=small_tied_query())
 def test_expected_ties_of_sdcg_and_insq_equal_the_mean_over_all_orders(case):
     """W does not depend on the gains, so the value is linear in them and ties="expected" is exact."""

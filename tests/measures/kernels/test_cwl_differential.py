@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 import searchgrade as sg
+from tests.support.examples import examples
 
 pytestmark = pytest.mark.peers  # the oracle is another package: `make test-peers`
 cwl_eval = pytest.importorskip("cwl.cwl_eval", reason="cwl-eval (PyPI cwl-eval==1.0.12) is not installed")
@@ -26,7 +27,7 @@ logging.getLogger("ir_measures.cwl_eval").setLevel(logging.ERROR)  # its max_rel
 DOCS = [f"d{i}" for i in range(10)] + ["D1", "d10x", "a"]  # mixed case and prefixes exercise strcmp order
 SCORES = [0.1, 0.25, 0.5, 1.0, 2.0]  # few values, so ties are frequent
 GRADES = (-1, 0, 1, 2, 3, 4)
-DIFF = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+DIFF = settings(max_examples=examples(150), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 #: The largest difference seen per oracle and measure family (printed by the last test).
 LARGEST: dict = {"ir_measures": {}, "command line": {}}
 
@@ -215,7 +216,7 @@ def run_cwl_eval_cli(folder: Path, gains: dict, run: dict, metric_lines: list) -
     return [line.split("\t") for line in out.getvalue().splitlines()]
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(40), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(data=graded_runs(), measures=cwl_measures())
 def test_agrees_with_cwl_eval_command_line_on_trec_files(data, measures):
     """cwl_eval reads the result file in line order: written in trec_eval's order it is searchgrade's ties="trec"."""

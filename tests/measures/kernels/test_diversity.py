@@ -18,6 +18,7 @@ from hypothesis import strategies as st
 
 import searchgrade as sg
 from searchgrade.io import read_subtopic_qrels
+from tests.support.examples import examples
 
 NDEVAL = {"ERR-IA@{k}": "ERR_IA(alpha={a})@{k}", "nERR-IA@{k}": "nERR_IA(alpha={a})@{k}",
           "alpha-DCG@{k}": "alpha_DCG(alpha={a})@{k}", "alpha-nDCG@{k}": "alpha_nDCG(alpha={a})@{k}",
@@ -67,7 +68,7 @@ def _cases(draw):
 
 @pytest.mark.peers
 @pytest.mark.filterwarnings("ignore:.*(no qrels|not in the run)")
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(_cases(), st.sampled_from([0.5, 0.2, 0.75, 1.0]), st.sampled_from([0.5, 0.3, 0.9]), st.sampled_from([1, 2]),
        st.sampled_from([[1, 3, 5], [2, 10, 20]]))
 def test_pyndeval_agrees_on_generated_data(case, alpha, beta, rel, cutoffs):
