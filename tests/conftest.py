@@ -26,9 +26,8 @@ Hypothesis profiles: "fast", the default, runs a quarter of each property's exam
 ``tests/support/examples.py``); "thorough" (``--hypothesis-profile=thorough``: ``make test-peers`` and CI)
 runs them all. A property without its own count runs the profile's (25 or hypothesis's 100).
 
-The Korean web font is converted once per cache (``web_font_converted_once`` below), not once per test.
+The Korean web font is converted once, not once per test (``web_font_converted_once`` below).
 """
-import shutil
 from pathlib import Path
 
 import pytest
@@ -74,30 +73,23 @@ def graded_qrels():
 
 @pytest.fixture(scope="session", autouse=True)
 def web_font_converted_once():
-    """Each report embeds the Korean web font, converted from TTF to woff2 (some 20 CPU-seconds) into
-    ``<cache>/webfont`` (:mod:`searchgrade.report.webfont`), and many tests give the report a cache of their
-    own. For the session, a conversion of the report's font copies the one in the session's cache folder
-    (``$SEARCHGRADE_CACHE`` or ``data/cache``, as it is when the session starts), converting it there first
-    if it is not there yet: the same file, keyed by the same hash of the TTF and of fontTools' version, that
-    ``cached_woff2`` would find. The commands that the tests start as programs use that folder themselves.
-    ``searchgrade.book.webfont.convert`` (the conversion's own tests) is not replaced."""
+    """The report's web font is converted at most once (tests/support/webfont.py): into the session's cache
+    (``$SEARCHGRADE_CACHE`` or ``data/cache``, as it is when the session starts) and the machine's test font
+    cache; a report given a cache of its own gets a copy. ``searchgrade.book.webfont.convert``, which the
+    conversion's own tests call, is not replaced."""
     try:
         from searchgrade.io.cache import cache_root
         from searchgrade.report import webfont
     except ImportError:
         yield
         return
-    shared = cache_root() / "webfont"
-    real = webfont.convert
+    if webfont.available():
+        yield
+        return
+    from tests.support.webfont import FONT_CACHE, converter, seed
 
-    def convert_once(source, target):
-        done = shared / webfont.cache_key(Path(source)) / Path(target).name
-        if not done.is_file():
-            real(source, done)
-        if Path(target) != done:
-            Path(target).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copyfile(done, target)
-
+    folders = [cache_root() / "webfont", FONT_CACHE]
+    seed(folders)
     with pytest.MonkeyPatch.context() as mp:
-        mp.setattr(webfont, "convert", convert_once)
+        mp.setattr(webfont, "convert", converter(folders, webfont.convert))
         yield

@@ -1,5 +1,6 @@
 """The package's architecture: a light evaluation core, three subpackages with their own extras, no cycles."""
 import ast
+import functools
 import subprocess
 import sys
 import tomllib
@@ -20,9 +21,15 @@ SUBPACKAGES = {"collections", "retrieval", "report", "book"}
 THIRD_PARTY_CORE = {"numpy", "pandas", "scipy"}
 
 
+@functools.lru_cache(maxsize=None)
+def _tree(path: Path) -> ast.Module:
+    """A source file's syntax tree, parsed once (the rules below walk the same files many times; none changes a tree)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def _imports(path: Path, top_level_only: bool) -> list[tuple[str, int]]:
     """(absolute module name, level) of each import; relative imports keep their dots as a level."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _tree(path)
     nodes = tree.body if top_level_only else list(ast.walk(tree))
     found = []
     for node in nodes:
@@ -163,7 +170,7 @@ def import_graph() -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {}
     for path in sorted(PKG.rglob("*.py")):
         edges = graph.setdefault(_module_name(path), set())
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_tree(path)):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 edges.update(_targets(path, node))
     return graph
@@ -222,7 +229,7 @@ def _private_imports(path: Path, text: str | None = None, skip_cli: bool = True)
     here = _module_name(path)
     package = here if path.name == "__init__.py" else here.rpartition(".")[0]
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8") if text is None else text)):
+    for node in ast.walk(_tree(path) if text is None else ast.parse(text)):
         if not isinstance(node, ast.ImportFrom):
             continue
         base = node.module or ""
@@ -272,7 +279,7 @@ def long_functions() -> dict[tuple[str, str], int]:
     """Every function or method (nested ones too) longer than MAX_FUNCTION_LINES, from ``def`` to its last line."""
     found = {}
     for path in sorted(PKG.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_tree(path)):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 lines = node.end_lineno - node.lineno + 1
                 if lines > MAX_FUNCTION_LINES:
@@ -309,7 +316,7 @@ ARGPARSE_OUTSIDE_CLI = {
 def _top_level_names(path: Path) -> set[str]:
     """Classes, functions and assigned names a module defines at its top level (imports excluded)."""
     names = set()
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+    for node in _tree(path).body:
         if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             names.add(node.name)
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
@@ -347,7 +354,7 @@ def test_every_command_line_lives_in_cli():
 def _imported_names(path: Path) -> list[str]:
     """The top-level module of every import statement in a file (``import a.b`` and ``from a.b import c`` give a)."""
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(_tree(path)):
         if isinstance(node, ast.Import):
             found += [alias.name.split(".")[0] for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
@@ -407,7 +414,7 @@ KNOWN_TEST_IMPORTS = {("browser/test_report.py", "test_web_font")}
 def _test_module_imports(path: Path, text: str | None = None) -> list[str]:
     """The modules a file under tests/ imports (at any level) that are test modules or conftest: a name whose
     last part starts with ``test_`` or is ``conftest``, or any ``tests.*`` module outside ``tests.support``."""
-    tree = ast.parse(text if text is not None else path.read_text(encoding="utf-8"))
+    tree = _tree(path) if text is None else ast.parse(text)
     found = []
     for node in ast.walk(tree):
         if isinstance(node, ast.Import):

@@ -75,6 +75,7 @@ def test_crosscheck_detects_a_difference(monkeypatch):
     assert diffs.loc["r", "RR@10"] == pytest.approx(0.5)
 
 
+@pytest.mark.peers  # the cross-check imports pytrec_eval before it reads the measures
 @pytest.mark.parametrize("measure", ["RBP(p=0.8)", "nDCG(gain=exp)@10", "ERR@10", "Bpref"])
 def test_crosscheck_refuses_measures_without_counterpart(measure):
     with pytest.raises(ValueError, match="pytrec_eval"):

@@ -21,7 +21,7 @@ from searchgrade.io import sources as _sources
 from searchgrade.io import text as _trec_text
 from searchgrade.io.errors import SourceError
 from tests.support.trec_texts import PAD_QRELS, PAD_RUN, QRELS_BAD, RUN_BAD, big_qrels_text, big_run_text
-from tests.support.examples import examples
+from tests.support.examples import examples, spread
 
 
 # ================================================================= one piece: the engines
@@ -228,7 +228,7 @@ def _outcome(read, *args):
 
 
 @pytest.mark.parametrize("where", ["after", "before"])
-@pytest.mark.parametrize("kind, case", _cases())
+@pytest.mark.parametrize("kind, case", spread(_cases()))
 def test_bulk_and_line_readers_accept_and_refuse_the_same(kind, case, where):
     pad = PAD_QRELS if kind == "qrels" else PAD_RUN
     text = pad + case if where == "after" else case + pad
@@ -296,7 +296,7 @@ def test_blocks_give_the_same_columns_as_the_strict_reader(block):
 @pytest.mark.parametrize("block", CUTS)
 @pytest.mark.parametrize("where", ["after", "before"])
 def test_blocks_accept_and_refuse_what_the_strict_reader_does(block, where):
-    for kind, case in _cases():
+    for kind, case in spread(_cases()):
         pad = PAD_QRELS if kind == "qrels" else PAD_RUN
         text = pad + case if where == "after" else case + pad
         strict = _strict(kind, text)

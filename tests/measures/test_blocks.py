@@ -9,6 +9,7 @@ import pytest
 from searchgrade.measures import blocks
 from searchgrade.metrics import score_run
 from searchgrade.trec_eval import run_trec_eval
+from tests.support.examples import spread
 
 
 def _files(tmp_path, seed: int) -> tuple:
@@ -44,7 +45,7 @@ OPTIONS = [
 ]
 
 
-@pytest.mark.parametrize("seed", [1, 2, 3])
+@pytest.mark.parametrize("seed", spread([1, 2, 3]))
 @pytest.mark.parametrize("options", OPTIONS, ids=lambda o: "-".join(o) or "plain")
 def test_tiny_blocks_print_what_one_block_prints(tmp_path, monkeypatch, seed, options):
     qrels, run = _files(tmp_path, seed)

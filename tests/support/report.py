@@ -5,7 +5,6 @@ Chromium), so both look at the same report.
 """
 from __future__ import annotations
 
-import tempfile
 from pathlib import Path
 
 import numpy as np
@@ -20,6 +19,7 @@ from searchgrade.retrieval import runs as engine
 from searchgrade.io.runfolder import read_runs
 
 from tests.support.lineup import lineup_toml
+from tests.support.webfont import FONT_CACHE
 
 LINEUP = lineup_toml(header="depth = 50")        # the second stage reranks the top 10 of bm25-bigram
 
@@ -40,7 +40,6 @@ class ToyEncoder(dense.Encoder):
         return out + 0.01
 
 
-FONT_CACHE = Path(tempfile.gettempdir()) / "searchgrade-test-webfont"
 """One web-font cache for every test session (content-addressed: a new TTF or fontTools converts anew)."""
 
 
