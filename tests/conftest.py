@@ -22,9 +22,10 @@ test-runs``), ``peers`` (the oracle is another package, imported inside the test
 (ir_measures' namedtuples, pyndeval's records) is not a peers test: it imports them with
 ``pytest.importorskip`` inside the test.
 
-Hypothesis profiles: "fast", the default, runs a quarter of each property's examples (never fewer than 20;
-``tests/support/examples.py``); "thorough" (``--hypothesis-profile=thorough``: ``make test-peers`` and CI)
-runs them all. A property without its own count runs the profile's (25 or hypothesis's 100).
+Hypothesis profiles: "fast", the default, runs a quarter of each property's examples (never fewer than 20)
+and of the few long case lists marked ``spread`` (``tests/support/examples.py``); "thorough"
+(``--hypothesis-profile=thorough``: ``make test-peers`` and CI) runs them all. A property without its own
+count runs the profile's (25 or hypothesis's 100).
 
 The Korean web font is converted once, not once per test (``web_font_converted_once`` below).
 """
