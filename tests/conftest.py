@@ -29,6 +29,7 @@ count runs the profile's (25 or hypothesis's 100).
 
 The Korean web font is converted once, not once per test (``web_font_converted_once`` below).
 """
+import re
 from pathlib import Path
 
 import pytest
@@ -37,6 +38,17 @@ from hypothesis import settings as hypothesis_settings
 hypothesis_settings.register_profile("thorough", max_examples=100)
 hypothesis_settings.register_profile("fast", max_examples=25)
 hypothesis_settings.load_profile("fast")  # --hypothesis-profile, read after this file, overrides it
+
+PEERS_MODULE = re.compile(r"^pytestmark = pytest\.mark\.peers\b", re.M)
+
+
+def pytest_ignore_collect(collection_path, config):
+    """A module whose every test is a peers test (``pytestmark = pytest.mark.peers`` at its top level) is not
+    imported at all when ``-m`` leaves peers out (``not peers``, as ``make test`` does): importing it would
+    import its oracle (ranx alone takes 3 CPU-seconds) for tests that are then deselected."""
+    if collection_path.suffix != ".py" or "not peers" not in (config.getoption("markexpr") or ""):
+        return None
+    return True if PEERS_MODULE.search(collection_path.read_text(encoding="utf-8")) else None
 
 ROOT = Path(__file__).resolve().parents[1]
 TREC_DIR = ROOT / "data" / "raw" / "trec_eval_test"
