@@ -1,4 +1,5 @@
-"""Regression tests for the defects found by feeding the readers, measures and API hostile input (issue 20, B3-B11)."""
+"""Regression tests for the defects found by feeding the readers, measures and API hostile input (issue 20, B3-B11;
+B4, the bulk and line readers accepting the same lines, is in io/test_bulk.py)."""
 from __future__ import annotations
 
 import gzip
@@ -12,13 +13,11 @@ import pytest
 
 import searchgrade as sg
 from searchgrade.io import sources as _sources
-from searchgrade.io import bulk as _trec_bulk
 from searchgrade.io import text as _trec_text
 from searchgrade.measures.names import trec_expand
-from searchgrade.io import FormatError, InputWarning, load_qrels, load_run, parse_qrels, read_qrels
+from searchgrade.io import FormatError, InputWarning, load_qrels, parse_qrels, read_qrels
 from searchgrade.trec_eval import main
-from test_io import QRELS_BAD, RUN_BAD
-from test_io_inputs import IRREGULAR, bulk_read, irregular
+from tests.support.trec_texts import PAD_QRELS
 
 LONG_MAX = 2**63 - 1
 
@@ -67,76 +66,6 @@ def test_huge_gains_leak_no_numpy_warning(files, capsys):
     with warnings.catch_warnings():
         warnings.simplefilter("error")
         sg.evaluate({"q": {"a": 2, "b": 1}}, {"q": {"a": 1.0, "b": 0.5}}, ["G_2=1e16"])
-
-
-# ============================================================ B4: the two readers accept the same lines
-PAD_QRELS = "".join(f"pad{q} 0 doc-{q}-{d} {d % 4}\n" for q in range(60) for d in range(50))
-PAD_RUN = "".join(f"pad{q} Q0 doc-{q}-{d} {d + 1} {1000 - d * 0.25!r} sys\n" for q in range(40) for d in range(50))
-ODD_NUMBERS = ["0x3", "0X3", "-0x3", "+0x3", "0x", "0x10", "0b1", "0o7", "+3", "-0", "01", "1e3", "3.0", "٣", "1_0",
-               "+-3", "--3", "3-", "0x1p3", "inf", "nan", "-Infinity", "1e400", ".5", "5.", "1e", "+.5e-3", "1,5",
-               "True", "one", "9223372036854775807", "9223372036854775808", "-9223372036854775809",
-               "00000000000000000000001", "1.5.2"]
-
-
-def _cases() -> list[tuple[str, str]]:
-    """(kind, text) of every malformed or unusual line the readers' tests hold, and odd numbers in each column."""
-    cases = [("qrels", text) for text, _, _ in QRELS_BAD] + [("run", text) for text, _, _ in RUN_BAD]
-    cases += [("qrels", f"q1 0 d2 {t}\n") for t in ODD_NUMBERS]
-    cases += [("run", f"q1 Q0 d2 {t} 1.5 sys\n") for t in ODD_NUMBERS]  # rank: read or reported as odd
-    cases += [("run", f"q1 Q0 d2 1 {t} sys\n") for t in ODD_NUMBERS]
-    cases += [("qrels", "q1 0 d2 1\n\n"), ("qrels", "q1 0 d2 1\n \t\n"), ("qrels", "# note\nq1 0 d2 1\n"),
-              ("qrels", "q1 0 d2 1\nq1 0 d2 0\n"), ("qrels", "q1 0 d2\t1\n"), ("qrels", "q1 0 d2 1\r\n"),
-              ("run", "q1 Q0 d2 1 1.5 sys junk\n"), ("run", "q1 Q0 d2 1 1.5 \n"), ("run", "q1 Q0 d2 1 1.5 sys\x00\n")]
-    return cases
-
-
-def _outcome(read, *args):
-    """What a reader gives: (result, report) or the error's (type, line, problem)."""
-    try:
-        return read(*args)
-    except FormatError as err:
-        return (type(err), err.line, err.problem)
-
-
-@pytest.mark.parametrize("where", ["after", "before"])
-@pytest.mark.parametrize("kind, case", _cases())
-def test_bulk_and_line_readers_accept_and_refuse_the_same(kind, case, where):
-    pad = PAD_QRELS if kind == "qrels" else PAD_RUN
-    text = pad + case if where == "after" else case + pad
-    raw = text.encode()
-    assert len(raw) >= _trec_bulk.MIN_BYTES  # large enough for the bulk reader
-    strict = _outcome(_trec_text.read_qrels_text if kind == "qrels" else _trec_text.read_run_text, text, "x")
-    bulk = bulk_read(raw, kind)
-    assert bulk is None or bulk == strict, case  # declined (the line reader reads it) or the same
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        load = load_qrels if kind == "qrels" else load_run
-        through_io = _outcome(lambda: load(io.BytesIO(raw)))
-    if isinstance(strict[0], type):  # refused: the same error, on the same line
-        assert through_io == strict
-    else:
-        assert (through_io[0], through_io[-1].lines, through_io[-1].notes()) == (
-            strict[0], strict[1].lines, [note.replace("x:", "<file>:") for note in strict[1].notes()])
-
-
-def test_hex_grade_is_refused_in_a_large_qrels_file(tmp_path):
-    path = tmp_path / "big.qrels"
-    path.write_text(PAD_QRELS + "q1 0 d2 0x3\n")
-    with pytest.raises(FormatError, match=r"big\.qrels:3001: relevance grade '0x3' is not an integer"):
-        read_qrels(path)
-
-
-@pytest.mark.parametrize("kind", IRREGULAR)
-def test_irregular_large_runs_read_alike_through_io(kind):
-    text = irregular(kind)
-    strict = _outcome(_trec_text.read_run_text, text, "<file>")
-    with warnings.catch_warnings():
-        warnings.simplefilter("ignore")
-        got = _outcome(lambda: load_run(io.BytesIO(text.encode())))
-    if isinstance(strict[0], type):
-        assert got == strict
-    else:
-        assert (got[0], got[2]) == strict
 
 
 # ====================================================================== B7: no line end

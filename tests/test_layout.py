@@ -1,5 +1,6 @@
 """The package's architecture: a light evaluation core, three subpackages with their own extras, no cycles."""
 import ast
+import functools
 import subprocess
 import sys
 import tomllib
@@ -21,9 +22,15 @@ SUBPACKAGES = {"collections", "retrieval", "report", "book"}
 THIRD_PARTY_CORE = {"numpy", "pandas", "scipy"}
 
 
+@functools.lru_cache(maxsize=None)
+def _tree(path: Path) -> ast.Module:
+    """A source file's syntax tree, parsed once (the rules below walk the same files many times; none changes a tree)."""
+    return ast.parse(path.read_text(encoding="utf-8"))
+
+
 def _imports(path: Path, top_level_only: bool) -> list[tuple[str, int]]:
     """(absolute module name, level) of each import; relative imports keep their dots as a level."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    tree = _tree(path)
     nodes = tree.body if top_level_only else list(ast.walk(tree))
     found = []
     for node in nodes:
@@ -166,7 +173,7 @@ def import_graph() -> dict[str, set[str]]:
     graph: dict[str, set[str]] = {}
     for path in sorted(PKG.rglob("*.py")):
         edges = graph.setdefault(_module_name(path), set())
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_tree(path)):
             if isinstance(node, (ast.Import, ast.ImportFrom)):
                 edges.update(_targets(path, node))
     return graph
@@ -225,7 +232,7 @@ def _private_imports(path: Path, text: str | None = None, skip_cli: bool = True)
     here = _module_name(path)
     package = here if path.name == "__init__.py" else here.rpartition(".")[0]
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8") if text is None else text)):
+    for node in ast.walk(_tree(path) if text is None else ast.parse(text)):
         if not isinstance(node, ast.ImportFrom):
             continue
         base = node.module or ""
@@ -275,7 +282,7 @@ def long_functions() -> dict[tuple[str, str], int]:
     """Every function or method (nested ones too) longer than MAX_FUNCTION_LINES, from ``def`` to its last line."""
     found = {}
     for path in sorted(PKG.rglob("*.py")):
-        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        for node in ast.walk(_tree(path)):
             if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
                 lines = node.end_lineno - node.lineno + 1
                 if lines > MAX_FUNCTION_LINES:
@@ -312,7 +319,7 @@ ARGPARSE_OUTSIDE_CLI = {
 def _top_level_names(path: Path) -> set[str]:
     """Classes, functions and assigned names a module defines at its top level (imports excluded)."""
     names = set()
-    for node in ast.parse(path.read_text(encoding="utf-8")).body:
+    for node in _tree(path).body:
         if isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
             names.add(node.name)
         elif isinstance(node, (ast.Assign, ast.AnnAssign)):
@@ -401,7 +408,7 @@ def test_every_command_line_lives_in_cli():
 def _imported_names(path: Path) -> list[str]:
     """The top-level module of every import statement in a file (``import a.b`` and ``from a.b import c`` give a)."""
     found = []
-    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+    for node in ast.walk(_tree(path)):
         if isinstance(node, ast.Import):
             found += [alias.name.split(".")[0] for alias in node.names]
         elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
@@ -549,3 +556,63 @@ def test_the_cli_docstring_names_every_command():
     commands = set(main._SUBCOMMANDS) | {p.parent.name for p in (PKG / "cli").glob("*/__init__.py")}
     assert commands == {"trec_eval", "ndeval", "runs", "report"}
     assert all(f"``{c}`` (:mod:`.{c}`)" in doc for c in commands), doc
+# ---------------------------------------------------------------------------
+# The tests: tests/ mirrors src/searchgrade/, and no test module imports another
+
+TESTS = ROOT / "tests"
+# folders of tests/ that are not packages of searchgrade: helpers, data, and the suites with their own make target
+TEST_FOLDERS_ELSEWHERE = {"support", "fixtures", "browser", "lab", "pdf"}
+# (file relative to tests/, imported test module): imports of one test module by another, left where a make
+# target other than `make test` runs them and their files are not this rule's to move; the list only shrinks
+KNOWN_TEST_IMPORTS = {("browser/test_report.py", "test_web_font")}
+
+
+def _test_module_imports(path: Path, text: str | None = None) -> list[str]:
+    """The modules a file under tests/ imports (at any level) that are test modules or conftest: a name whose
+    last part starts with ``test_`` or is ``conftest``, or any ``tests.*`` module outside ``tests.support``."""
+    tree = _tree(path) if text is None else ast.parse(text)
+    found = []
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            names = [alias.name for alias in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = "." * node.level + (node.module or "")
+            names = [base] if node.module else [f"{base}{alias.name}" for alias in node.names]
+        else:
+            continue
+        for name in names:
+            last = name.rsplit(".", 1)[-1]
+            in_tests = name == "tests" or name.startswith("tests.")
+            if last.startswith("test_") or last == "conftest" or (in_tests and not name.startswith("tests.support")):
+                found.append(name.lstrip("."))
+    return found
+
+
+def test_no_test_module_imports_another():
+    """A test module imports helpers from tests/support/ and takes fixtures from conftest.py; importing
+    another test module would run its tests twice and tie two files together."""
+    found = {(path.relative_to(TESTS).as_posix(), name) for path in sorted(TESTS.rglob("*.py"))
+             for name in _test_module_imports(path)}
+    assert not found - KNOWN_TEST_IMPORTS, f"test modules imported by other files: {sorted(found - KNOWN_TEST_IMPORTS)}"
+    assert not KNOWN_TEST_IMPORTS - found, f"no longer imported, remove from KNOWN_TEST_IMPORTS: {KNOWN_TEST_IMPORTS - found}"
+
+
+def test_the_test_import_finder_sees_test_modules():
+    text = ("from tests.support.golden import ROOT\nimport test_io\nfrom tests.io.test_io import RUN_BAD\n"
+            "from tests.io import test_bulk\nfrom . import test_cwl\n"
+            "def f():\n    from test_web_font import check_page\n    import conftest\n")
+    assert _test_module_imports(TESTS / "x.py", text) == ["test_io", "tests.io.test_io", "tests.io", "test_cwl",
+                                                          "test_web_font", "conftest"]
+
+
+def test_tests_mirror_the_package():
+    """Every folder of tests is a package of src/searchgrade (tests/<pkg>/test_<module>.py; see conftest.py) with
+    an __init__.py, so that modules of the same basename in two folders do not collide."""
+    folders = {p.relative_to(TESTS).as_posix() for p in TESTS.rglob("*") if p.is_dir() and p.name != "__pycache__"
+               and not p.name.startswith(".")}
+    ours = {f for f in folders if f.split("/")[0] not in TEST_FOLDERS_ELSEWHERE}
+    stray = sorted(f for f in ours if not (PKG / f).is_dir())
+    assert not stray, f"test folders that mirror no package of src/searchgrade: {stray}"
+    bare = sorted(f for f in ours | {"support"} if not (TESTS / f / "__init__.py").is_file())
+    assert not bare, f"test folders without __init__.py: {bare}"
+    assert (TESTS / "__init__.py").is_file()

@@ -5,7 +5,6 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
-import pytrec_eval
 
 import searchgrade as sg
 from searchgrade.metrics import Evaluator, parse_measure
@@ -63,12 +62,15 @@ def ours(qrels, run, names, **options):
 
 def pytrec(qrels, run, names, rel_level=1):
     """pytrec_eval's per-query values for our measure names."""
+    import pytrec_eval
+
     families = {PYTREC[n][0] for n in names}
     ev = pytrec_eval.RelevanceEvaluator(qrels, families, relevance_level=rel_level)
     res = ev.evaluate(run)
     return {q: {n: vals[PYTREC[n][1]] for n in names} for q, vals in res.items()}
 
 
+@pytest.mark.peers
 @pytest.mark.parametrize("which,rel_level", [("binary", 1), ("graded", 1), ("graded", 2), ("graded", 3)])
 def test_matches_pytrec_eval_on_trec_eval_test_files(trec_qrels, graded_qrels, trec_run, which, rel_level):
     qrels = trec_qrels if which == "binary" else graded_qrels
@@ -81,7 +83,10 @@ def test_matches_pytrec_eval_on_trec_eval_test_files(trec_qrels, graded_qrels, t
             assert got.loc[q, n] == pytest.approx(v, abs=1e-9), (q, n)
 
 
+@pytest.mark.peers
 def test_iprec_rounds_like_trec_eval_10_not_pytrec_eval(graded_qrels, trec_run):
+    import pytrec_eval
+
     # trec_eval 10 turns recall 0.2 into lround(0.2 * R) relevant documents; trec_eval 9 (inside
     # pytrec_eval) used (long)(0.2 * R + 0.9).  With R = 6 (query 301 at level 3) that is 1 vs 2.
     ours = sg.evaluate(graded_qrels, trec_run, ["IPrec@0.2", "IPrec@0", "NumRelRet"], rel_level=3)
@@ -93,6 +98,7 @@ def test_iprec_rounds_like_trec_eval_10_not_pytrec_eval(graded_qrels, trec_run):
         assert ours.loc[q, "IPrec@0.2"] == pytest.approx(theirs[q]["iprec_at_recall_0.20"])
 
 
+@pytest.mark.peers
 def test_pytrec_eval_on_a_run_with_many_ties(trec_qrels, trec_run):
     # Round the scores to create large tie groups: trec order must decide them exactly as trec_eval.
     run = {q: {d: round(s, 1) for d, s in docs.items()} for q, docs in trec_run.items()}

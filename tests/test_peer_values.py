@@ -138,6 +138,7 @@ def _pytrec_cases() -> list:
     return [pytest.param(c, id=c["id"]) for c in cases if "qrels_file" in c and "convention" in c]
 
 
+@pytest.mark.peers
 @pytest.mark.parametrize("case", _pytrec_cases())
 def test_pytrec_eval_gives_the_trec_eval_9_value_of_each_convention_case(case):
     """Where a value is trec_eval 9's recall-level rounding, pytrec_eval (trec_eval 9.0.8's C code) gives it too."""
@@ -165,6 +166,7 @@ def _irm_pairs():
     return irm, {"compat": (compat, irm), "cwl": (cwl, irm.cwl_eval)}
 
 
+@pytest.mark.peers
 @pytest.mark.parametrize("pair", ["compat", "cwl"])
 def test_ir_measures_fixtures_agree_with_ir_measures(pair):
     """On ir_measures' fixture files (no expected values stored), every value equals ir_measures' to 1e-9."""

@@ -140,7 +140,7 @@ def test_bad_input_file_names_file_and_line(trec_dir, tmp_path, capsys):
 
 
 # trec_eval 10.0's printed names for parameterised measures (meas_init.c), checked against the real
-# program in test_trec_eval_differential.py; here without a C compiler
+# program in test_metrics_differential.py; here without a C compiler
 NAMES = {
     "set_F.0.5": ["set_F_0.5"], "set_F.1.0": ["set_F_1.0"], "rbp.p=0.95": ["rbp_p=0.95"],
     "rbp_resid.p=0.5": ["rbp_resid_p=0.5"], "11pt_avg.0.25,0.5,0.75": ["11pt_avg_0.25,0.5,0.75"],

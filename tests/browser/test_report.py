@@ -1,6 +1,6 @@
 """`searchgrade report`'s page in headless Chromium: opened from disk, nothing fetched, numbers as the package computes.
 
-The report is built by `tests/report_support.py` (BM25 with two tokenisers, a toy encoder, RRF and a
+The report is built by `tests/support/report.py` (BM25 with two tokenisers, a toy encoder, RRF and a
 second stage on a slice of KorQuAD 1.0 dev) and opened as a file:// page; what the browser shows is compared with
 `searchgrade.evaluate` on the same runs (never with the report's own tables).
 """
@@ -11,7 +11,7 @@ import pytest
 
 import searchgrade as sg
 from browser_support import DESKTOP, PHONE
-from report_support import build
+from tests.support.report import build
 from searchgrade import report
 from searchgrade.io import trec_order
 
