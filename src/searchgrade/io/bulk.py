@@ -136,19 +136,46 @@ def read_blocks(blocks: Iterable[bytes], source: str, kind: str) -> tuple[Column
     return _finish(got, rows, blank, source, kind)
 
 
-def _finish(got: list[fields.Block], rows: int, blank: int, source: str,
-            kind: str) -> tuple[Columns, ReadReport] | None:
-    """The blocks as one file's columns and report, or None if an id is empty or a query id starts with '#'."""
+def read_unit(raw: bytes, source: str, first_line: int = 1, twice: bool = False,
+              docs: bool = True) -> tuple[Columns, ReadReport] | None:
+    """A part of a run (whole lines, its first numbered first_line) as ``(columns, report)``, or None where the
+    strict reader must read it (see :func:`read_blocks`); a part of blank lines only is read as no row.
+
+    ``twice=False`` declines a (query, document) pair twice anywhere in the part (the strict reader names
+    both lines); ``twice=True`` reads it, for a caller that looks for it itself (the spill files of
+    :mod:`searchgrade.io.stream`).  ``docs=False`` checks the lines and reads their queries and scores but
+    not their documents (``doc_codes`` None, ``doc_keys`` []), for a caller that only sorts the lines by query.
+    """
+    shape = _shape(raw) if raw else _Shape(0, 0)
+    if shape is None:
+        return None
+    block = fields.read_block(raw, "run", shape.end, twice, docs) if shape.end else None
+    if shape.end and block is None:
+        return None
+    got = _finish([block] if block else [], len(block.values) if block else 0, shape.blank, source, "run",
+                  first_line, docs)
+    if got is None or (docs and not twice and has_repeats(got[0])):
+        return None
+    return got
+
+
+def _finish(got: list[fields.Block], rows: int, blank: int, source: str, kind: str, first_line: int = 1,
+            docs: bool = True) -> tuple[Columns, ReadReport] | None:
+    """The blocks as one file's columns and report, or None if an id is empty or a query id starts with '#'
+    (first_line: the number of the blocks' first line, in the report's blank line numbers; docs=False: the
+    blocks hold no documents, see :func:`read_unit`)."""
     codes, keys = _number([part for block in got for part in block.qids], rows)
-    doc_codes, doc_keys = _number([part for block in got for part in block.docs], rows)
+    doc_codes, doc_keys = _number([part for block in got for part in block.docs], rows) if docs else (None, [])
     if "" in doc_keys or any(key.startswith("#") or not key for key in keys):
         return None  # a comment after leading blanks
-    values = np.concatenate([block.values for block in got])  # one array of its own (blocks may be views)
+    values = (np.concatenate([block.values for block in got]) if got  # one array of its own (blocks may be views)
+              else np.zeros(0, dtype=np.float64 if kind == "run" else np.int64))
     run_ids = tuple(dict.fromkeys(chain.from_iterable(block.run_ids for block in got)))
-    last = got[-1].last_run_id
+    last = got[-1].last_run_id if got else None
     del got
     cols = Columns(codes, keys, doc_codes, doc_keys, values, run_ids, last)
-    report = ReadReport(source, kind, rows + blank, rows, len(keys), blank=LineSet.of(range(rows + 1, rows + blank + 1)),
+    at = first_line + rows
+    report = ReadReport(source, kind, rows + blank, rows, len(keys), blank=LineSet.of(range(at, at + blank)),
                         run_ids=run_ids, last_run_id=last)
     return cols, report
 
