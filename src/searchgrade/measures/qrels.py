@@ -200,6 +200,7 @@ class QrelsIndex:
         self.query, self.grade = query, grade
         self.from_file = self._grades is None  # the columns of a file: every id is text
         self._table = _judged_table(np.asarray(query), grade, len(ids))
+        self._by_query: tuple | None = None  # where each query's judgments are (built on first use)
         self._natural: list | None = None  # query ids in natural order (built on first use)
         self._texts: dict | None = None  # str(qid) -> qid (built when ids fail to match)
 
@@ -271,6 +272,22 @@ class QrelsIndex:
     def codes(self, rows: Sequence) -> np.ndarray:
         """The query code of each row."""
         return np.fromiter(map(self.ids.__getitem__, rows), dtype=np.int64, count=len(rows))
+
+    def judgments(self, rows: Sequence) -> tuple[np.ndarray, np.ndarray]:
+        """(row of each judgment, its position in the columns): the rows' judgments, row after row, each row's
+        in qrels order.  Read off a table of where each query's judgments are (built on first use), so that
+        a few rows cost their judgments, not the whole qrels (a run scored a block of queries at a time)."""
+        if self._by_query is None:
+            query = np.asarray(self.query)
+            counts = np.bincount(query, minlength=len(self.ids))
+            grouped = len(query) < 2 or bool((query[1:] >= query[:-1]).all())
+            self._by_query = (None if grouped else np.argsort(query, kind="stable"), np.cumsum(counts) - counts,
+                              counts)
+        order, starts, counts = self._by_query
+        which = self.codes(rows)
+        n = counts[which]
+        at = np.repeat(starts[which] - (np.cumsum(n) - n), n) + np.arange(int(n.sum()), dtype=np.int64)
+        return np.repeat(np.arange(len(rows), dtype=np.int64), n), (at if order is None else order[at])
 
     def judged(self, rows: Sequence) -> tuple[np.ndarray, np.ndarray]:
         """(count per row, flat grades): each row's judged grades (>= 0), best first."""

@@ -159,15 +159,8 @@ def _codes(index: QrelsIndex, rows: Sequence, seg: np.ndarray, entries: _Entries
     qdoc, qdoc_keys, doc_code = index.docs()
     to_qdoc = np.fromiter(map(doc_code.get, entries.doc_keys, repeat(-1)), dtype=np.int32
                           if len(qdoc_keys) < 2**31 else np.int64, count=len(entries.doc_keys))
-    row_of_query = np.full(len(index.ids), -1, dtype=np.int64)
-    row_of_query[index.codes(rows)] = np.arange(len(rows))
-    qrow = row_of_query[index.query]
-    mine = np.flatnonzero(qrow >= 0)
+    qrow, mine = index.judgments(rows)  # the rows' judgments, grouped by row
     n_qdocs = max(len(qdoc_keys), 1)
-    qrow = qrow[mine]
-    if len(qrow) > 1 and not (qrow[1:] >= qrow[:-1]).all():  # judgments grouped by row (a file's are)
-        by_row = np.argsort(qrow, kind="stable")
-        mine, qrow = mine[by_row], qrow[by_row]
     qkey = qrow * n_qdocs + qdoc[mine]
     del qrow
     return _grades(seg, to_qdoc[entries.doc], qkey, index.grade[mine], n_qdocs)

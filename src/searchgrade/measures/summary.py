@@ -19,7 +19,7 @@ from .kinds.base import MIN_GEO_MEAN
 from .names import Measure, is_ir_measure, parse_measure
 from .qrels import warn_user
 
-__all__ = ["summary_order", "summarize_column", "running_total", "finish_total", "aggregate"]
+__all__ = ["summary_order", "summarize_column", "running_total", "finish_total", "aggregate", "frame"]
 
 
 def summary_order(rows: Sequence) -> np.ndarray:
@@ -61,6 +61,16 @@ def summarize_column(x: np.ndarray, agg: str):
     """One column's summary over values in summary order: sum (an int when whole), geometric mean (trec_eval's
     floor, C's log) or mean, each added up in that order as trec_eval adds."""
     return finish_total(running_total(None, x, agg), len(x), agg)
+
+
+def frame(rows: Sequence, values: dict) -> pd.DataFrame:
+    """The per-query table of ``{column: one value per row}``: index "qid", the columns in the dict's order."""
+    import pandas as pd  # here, not at import: the trec_eval command builds no DataFrame
+
+    index = pd.Index(rows, name="qid", dtype=object, tupleize_cols=False)  # a tuple id is one id, not levels
+    # copy=False: each kernel's fresh array becomes a column as it is (no stacking of the columns into one
+    # block, a copy of the whole table)
+    return pd.DataFrame(values, index=index, columns=list(values), copy=False)
 
 
 def _column_for(df: pd.DataFrame, spec) -> tuple[str, Measure]:
