@@ -25,9 +25,8 @@ line, so does this one (a spill file's line numbers are the source's).  What hap
 """
 from __future__ import annotations
 
-import logging
 import os
-import tempfile
+import sys
 import zlib
 from collections.abc import Callable, Iterator
 from contextlib import ExitStack
@@ -51,7 +50,13 @@ GZIP_RATIO = 4  # a gzip file's text is guessed to be this many times its size o
 _READ = 1 << 16  # bytes read from the source at a time when parts are smaller than this (tests)
 _WHITE = frozenset(b" \t\r\x0b\x0c\n")  # C whitespace, which ends a field
 _RECORD = np.dtype("<i8")
-log = logging.getLogger(__name__)
+
+
+def log(message: str, *args) -> None:
+    """Log an INFO line on the logger ``searchgrade.io.stream``: only where logging is in use (imported), so
+    that a command that does not log never imports it (start-up time)."""
+    if "logging" in sys.modules:
+        sys.modules["logging"].getLogger(__name__).info(message, *args)
 
 
 class Restart(NamedTuple):
@@ -89,6 +94,8 @@ class RunParts:
         with ExitStack() as stack:
             def folder() -> str:
                 if self._folder is None:
+                    import tempfile  # here: most runs never need a temporary file (start-up time)
+
                     self._folder = stack.enter_context(tempfile.TemporaryDirectory(prefix="searchgrade-run-"))
                 return self._folder
             opened = open_spooled(self.source, folder)
@@ -137,7 +144,7 @@ class RunParts:
         if carry:
             yield from self._whole(carry, line, closed)
         self.report = self._tally.report()
-        log.info("%s: %s lines read in one pass, grouped by query (%s queries; parts of about %s)", self.name,
+        log("%s: %s lines read in one pass, grouped by query (%s queries; parts of about %s)", self.name,
                  f"{self.report.lines:,}", f"{self.report.queries:,}", _size(self.unit))
 
     def _check(self, carry: bytes, line: int, closed: set) -> None:
@@ -184,7 +191,7 @@ class RunParts:
         self._tally = _Tally(self.name)
         n = _file_count(opened.size(), self.spill)
         spill = _Spill(folder(), n, 0)
-        log.info("%s is not grouped by query (%s): read again from its start and spilled to %d temporary "
+        log("%s is not grouped by query (%s): read again from its start and spilled to %d temporary "
                  "files in %s", self.name, reason, n, folder())
         line = 1
         with spill:
@@ -194,7 +201,7 @@ class RunParts:
             except FormatError as err:
                 raise self._earliest(spill, err) from None
         self.files = n
-        log.info("%s: %s lines spilled to %d files (%s), read back one file at a time", self.name,
+        log("%s: %s lines spilled to %d files (%s), read back one file at a time", self.name,
                  f"{line - 1:,}", n, _size(sum(map(os.path.getsize, spill.paths))))
         queries = [0]
         yield from self._read_back(spill.paths, 1, queries)
@@ -253,7 +260,7 @@ class RunParts:
                     spill.add_lines(part, numbers[at: at + lines])
                 at += lines
         sizes = [os.path.getsize(path) for path in spill.paths]
-        log.info("%s: spill file %d of level %d holds %s: spilled again to %d files", self.name, i, level,
+        log("%s: spill file %d of level %d holds %s: spilled again to %d files", self.name, i, level,
                  _size(len(text)), n)
         del text, numbers
         yield from self._read_back(spill.paths, LEVELS + 1 if max(sizes) >= sum(sizes) else level + 1, queries)

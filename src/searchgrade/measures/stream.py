@@ -18,7 +18,6 @@ trec_eval's query order, :mod:`~searchgrade.measures.summary`) are made at the e
 from __future__ import annotations
 
 import os
-import tempfile
 from collections.abc import Mapping
 from contextlib import closing
 from typing import TYPE_CHECKING, Sequence
@@ -29,7 +28,7 @@ if TYPE_CHECKING:  # pandas is imported where a function needs it: the trec_eval
     import pandas as pd
 
 from ..io.bulk import Columns
-from ..io.stream import Restart, RunParts
+from ..io.stream import Restart, RunParts, log
 from .summary import aggregate, frame
 
 __all__ = ["Held", "Stream", "score_source", "HELD_BYTES", "BATCH_QUERIES", "BATCH_DOCS"]
@@ -85,7 +84,10 @@ class Held:
     def _spill(self) -> None:
         """Move the rows in memory to the temporary file."""
         if self._file is None:
+            import tempfile  # here: most runs hold their values in memory (start-up time)
+
             self._file = tempfile.TemporaryFile(prefix="searchgrade-values-")
+            log("values of more than %s queries held: moved to a temporary file", f"{len(self.rows):,}")
         for part in self._parts:
             self._file.write(part.tobytes())
             self._in_file += len(part)
