@@ -89,6 +89,7 @@ class RunParts:
         self.name = str(source)
         self._tally: _Tally | None = None
         self._folder: str | None = None
+        self._spills = 0  # spill folders made (their files are named after it)
 
     def __iter__(self) -> Iterator:
         with ExitStack() as stack:
@@ -190,7 +191,7 @@ class RunParts:
         """The run read again from its start, spilled to files by query, each file read back as whole queries."""
         self._tally = _Tally(self.name)
         n = _file_count(opened.size(), self.spill)
-        spill = _Spill(folder(), n, 0)
+        spill = _Spill(folder(), n, 0, 0)
         log("%s is not grouped by query (%s): read again from its start and spilled to %d temporary "
                  "files in %s", self.name, reason, n, folder())
         line = 1
@@ -203,9 +204,11 @@ class RunParts:
         self.files = n
         log("%s: %s lines spilled to %d files (%s), read back one file at a time", self.name,
                  f"{line - 1:,}", n, _size(sum(map(os.path.getsize, spill.paths))))
-        queries = [0]
-        yield from self._read_back(spill.paths, 1, queries)
-        self.report = self._tally.report(queries[0])
+        found = _Found()
+        yield from self._read_back(spill.paths, 1, found)
+        if found.errors:
+            raise min(found.errors, key=lambda err: err.line)
+        self.report = self._tally.report(found.queries)
 
     def _spill_unit(self, spill: "_Spill", unit: bytes | str, line: int) -> int:
         """Read a unit (its first line numbered line) and spill its data lines; the next unit's first line."""
@@ -223,31 +226,29 @@ class RunParts:
             spill.add_lines(unit, np.arange(line, line + lines))
         return line + lines
 
-    def _read_back(self, paths: list[str], level: int, queries: list) -> Iterator[bulk.Columns]:
+    def _read_back(self, paths: list[str], level: int, found: "_Found") -> Iterator[bulk.Columns]:
         """Each spill file's lines as whole queries (a file too large spilled again); a document twice in a
-        query raises the error of its earliest line, once every file has been looked at."""
-        errors: list[FormatError] = []
+        query goes to found.errors (nothing more is handed out after one: the caller raises the earliest)."""
         for i, path in enumerate(paths):
             text, numbers = _load(path)
             os.unlink(path)
-            if len(text) > 2 * self.spill and level <= LEVELS and not errors:
-                yield from self._again(text, numbers, i, level, queries)
+            if len(text) > 2 * self.spill and level <= LEVELS and not found.errors:
+                yield from self._again(text, numbers, i, level, found)
                 continue
             try:
                 cols = self._spilled_columns(text, numbers)
             except FormatError as err:
-                errors.append(err)
+                found.errors.append(err)
                 continue
-            queries[0] += len(cols.keys)
-            if cols.keys and not errors:
+            found.queries += len(cols.keys)
+            if cols.keys and not found.errors:
                 yield cols
-        if errors:
-            raise min(errors, key=lambda err: err.line)
 
-    def _again(self, text: bytes, numbers: np.ndarray, i: int, level: int, queries: list) -> Iterator:
+    def _again(self, text: bytes, numbers: np.ndarray, i: int, level: int, found: "_Found") -> Iterator:
         """A spill file too large, spilled again with another hash (read back whole if that cannot split it)."""
         n = _file_count(len(text), self.spill)
-        spill = _Spill(self._folder, n, level)
+        self._spills += 1
+        spill = _Spill(self._folder, n, level, self._spills)
         with spill:
             at = 0
             for start, end in cuts(text, self.unit):
@@ -261,9 +262,9 @@ class RunParts:
                 at += lines
         sizes = [os.path.getsize(path) for path in spill.paths]
         log("%s: spill file %d of level %d holds %s: spilled again to %d files", self.name, i, level,
-                 _size(len(text)), n)
+            _size(len(text)), n)
         del text, numbers
-        yield from self._read_back(spill.paths, LEVELS + 1 if max(sizes) >= sum(sizes) else level + 1, queries)
+        yield from self._read_back(spill.paths, LEVELS + 1 if max(sizes) >= sum(sizes) else level + 1, found)
 
     def _spilled_columns(self, text: bytes, numbers: np.ndarray) -> bulk.Columns:
         """A spill file's lines (line numbers: numbers) as columns; FormatError at a document twice in a query."""
@@ -375,9 +376,9 @@ class _Spill:
     """N temporary files, each the data lines of the queries whose id hashes to it, with their line numbers
     (records of: bytes and lines as two int64, the lines' bytes, their numbers as int64)."""
 
-    def __init__(self, folder: str, n: int, salt: int):
+    def __init__(self, folder: str, n: int, salt: int, serial: int):
         self.n, self.salt = n, salt
-        self.paths = [os.path.join(folder, f"spill-{salt}-{i}") for i in range(n)]
+        self.paths = [os.path.join(folder, f"spill-{serial}-{i}") for i in range(n)]
         self.files = [open(path, "wb") for path in self.paths]
         self.of: dict = {}  # query id -> file
 
@@ -434,6 +435,14 @@ class _Spill:
                 lines.setdefault(self.which(fields[0]), []).append(i)
         for i, rows in lines.items():
             self._write(i, b"".join(split[r] + b"\n" for r in rows), numbers[rows])
+
+
+class _Found:
+    """What reading the spill files back found: the queries, and the documents twice in a query (errors)."""
+
+    def __init__(self):
+        self.queries = 0
+        self.errors: list[FormatError] = []
 
 
 class _Tally:
