@@ -45,6 +45,7 @@ class Columns(NamedTuple):
     values: np.ndarray  # score (float64) or grade (int64) of each row
     run_ids: tuple  # distinct run ids in order of first appearance (runs)
     last_run_id: str | None
+    doc_fold: np.ndarray | None = None  # fields.fold of each document id (the bulk reader's), else None
 
     @property
     def docs(self) -> list:
@@ -73,25 +74,27 @@ def _shape(raw: bytes) -> _Shape | None:
     return _Shape(raw.find(b"\n", end) + 1 or len(raw), blank)
 
 
-def _number(parts: list, total: int) -> tuple[np.ndarray, list]:
-    """(codes, distinct ids) for the whole file from the blocks' parts, ids numbered in order of first appearance.
+def _number(parts: list, total: int) -> tuple[np.ndarray, list, np.ndarray | None]:
+    """(codes, distinct ids, their folds or None) for the whole file from the blocks' parts, ids numbered in
+    order of first appearance.
 
     The parts' distinct ids are numbered once, and each part's codes are mapped through that
     numbering: no object per row.
     """
     out = np.empty(total, dtype=np.int32 if total < 2**31 else np.int64)
     if not parts:
-        return out, []
-    numbering, distinct = _number_bytes([keys for _, keys in parts])
+        return out, [], np.zeros(0, dtype=np.uint64)
+    numbering, distinct, folds = _number_bytes([keys for _, keys in parts])
     row = first = 0
     for codes, keys in parts:
         out[row:row + len(codes)] = numbering[first:first + len(keys)][codes]
         row, first = row + len(codes), first + len(keys)
-    return out, distinct
+    return out, distinct, folds
 
 
-def _number_bytes(dictionaries: list) -> tuple[np.ndarray, list]:
-    """(number of each part's distinct id, distinct ids) of the parts' NUL-padded byte matrices."""
+def _number_bytes(dictionaries: list) -> tuple[np.ndarray, list, np.ndarray | None]:
+    """(number of each part's distinct id, distinct ids, their folds or None) of the parts' NUL-padded byte
+    matrices."""
     width = max(keys.shape[1] for keys in dictionaries)
     mat = np.zeros((sum(map(len, dictionaries)), width), dtype=np.uint8)
     row = 0
@@ -103,8 +106,8 @@ def _number_bytes(dictionaries: list) -> tuple[np.ndarray, list]:
         number: dict[str, int] = {}
         ids = fields.texts(mat)
         numbering = np.fromiter((number.setdefault(i, len(number)) for i in ids), dtype=np.int64, count=len(ids))
-        return numbering, list(number)
-    return got[0], fields.texts(got[1])
+        return numbering, list(number), None
+    return got[0], fields.texts(got[1]), fields.fold(got[1])
 
 
 def read_blocks(blocks: Iterable[bytes], source: str, kind: str) -> tuple[Columns, ReadReport] | None:
@@ -164,8 +167,9 @@ def _finish(got: list[fields.Block], rows: int, blank: int, source: str, kind: s
     """The blocks as one file's columns and report, or None if an id is empty or a query id starts with '#'
     (first_line: the number of the blocks' first line, in the report's blank line numbers; docs=False: the
     blocks hold no documents, see :func:`read_unit`)."""
-    codes, keys = _number([part for block in got for part in block.qids], rows)
-    doc_codes, doc_keys = _number([part for block in got for part in block.docs], rows) if docs else (None, [])
+    codes, keys, _ = _number([part for block in got for part in block.qids], rows)
+    doc_codes, doc_keys, doc_fold = (_number([part for block in got for part in block.docs], rows) if docs
+                                     else (None, [], None))
     if "" in doc_keys or any(key.startswith("#") or not key for key in keys):
         return None  # a comment after leading blanks
     values = (np.concatenate([block.values for block in got]) if got  # one array of its own (blocks may be views)
@@ -173,7 +177,7 @@ def _finish(got: list[fields.Block], rows: int, blank: int, source: str, kind: s
     run_ids = tuple(dict.fromkeys(chain.from_iterable(block.run_ids for block in got)))
     last = got[-1].last_run_id if got else None
     del got
-    cols = Columns(codes, keys, doc_codes, doc_keys, values, run_ids, last)
+    cols = Columns(codes, keys, doc_codes, doc_keys, values, run_ids, last, doc_fold)
     at = first_line + rows
     report = ReadReport(source, kind, rows + blank, rows, len(keys), blank=LineSet.of(range(at, at + blank)),
                         run_ids=run_ids, last_run_id=last)

@@ -85,6 +85,18 @@ def _keys(words: np.ndarray) -> np.ndarray:
     return key
 
 
+def fold(mat: np.ndarray) -> np.ndarray:
+    """One 64-bit number per row of a NUL-padded byte matrix of ids (width a multiple of 8), the same for the
+    same id whatever the matrix's width (a word of NULs, past an id's end, leaves it as it is): equal ids,
+    equal numbers, so that two files' ids can be screened against each other without their text."""
+    words = mat.view(np.uint64)
+    key = words[:, 0].copy()
+    for j in range(1, words.shape[1]):
+        more = words[:, j] != 0
+        key[more] = (key[more] ^ words[more, j]) * _MIX
+    return key
+
+
 def _numbered(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(code of each key, numbered in order of first appearance; the first position of each code)."""
     dtype = np.int32 if len(keys) < 2**31 else np.int64

@@ -141,7 +141,7 @@ class RunParts:
                 continue
             part, carry, carry_qid, checked = unit[:cut], unit[cut:], qid, 0
             yield from self._whole(part, line, closed)
-            line += part.count(b"\n")
+            line = self._tally.lines + 1  # the parts' lines so far, counted by their reader
         if carry:
             yield from self._whole(carry, line, closed)
         self.report = self._tally.report()

@@ -115,6 +115,6 @@ def _column_part(run: Columns, rows: list):
         return Columns(np.repeat(np.arange(hi - lo, dtype=np.int32), n), rows[lo: hi],
                        doc_codes.reshape(-1).astype(np.int32, copy=False),
                        list(map(run.doc_keys.__getitem__, docs.tolist())), run.values[at], run.run_ids,
-                       run.last_run_id)
+                       run.last_run_id, None if run.doc_fold is None else run.doc_fold[docs])
 
     return part

@@ -16,7 +16,7 @@ import numbers
 import re
 import sys
 import warnings
-from itertools import chain
+from itertools import chain, repeat
 from typing import Iterable, Mapping, Sequence
 
 import numpy as np
@@ -29,6 +29,8 @@ _INT64 = np.iinfo(np.int64)
 #: Code of a retrieved document that is not in the qrels (no grade can take this value).
 NONPOOL = int(_INT64.min)
 _RUNS = re.compile(r"\d+|\D+")  # digit runs and the text between them
+_SCREEN = 4096  # from this many document ids on, QrelsIndex.doc_codes screens them first
+_MIX = np.uint64(0x9E3779B97F4A7C15)  # an odd constant (the golden ratio's bits) that mixes a number's bits
 
 
 def natural_key(qid) -> tuple:
@@ -176,6 +178,25 @@ def _few(ids: Sequence) -> str:
         ", ..." if len(ids) > 5 else "")
 
 
+class _Screen:
+    """A table of bits, one set for each of some 64-bit numbers (mixed, then their top bits): ``passes(x)`` is
+    True for each of them, and for few others (about one in 16)."""
+
+    def __init__(self, numbers: np.ndarray):
+        self.shift = np.uint64(64 - min(27, max(16, int(16 * len(numbers)).bit_length())))
+        self.bits = np.zeros(1 << (64 - int(self.shift) - 3), dtype=np.uint8)
+        at = self._at(numbers)
+        np.bitwise_or.at(self.bits, at >> np.uint64(3), np.left_shift(np.uint8(1), (at & np.uint64(7)).astype(np.uint8)))
+
+    def _at(self, numbers: np.ndarray) -> np.ndarray:
+        return (numbers.view(np.uint64) * _MIX) >> self.shift
+
+    def passes(self, numbers: np.ndarray) -> np.ndarray:
+        """Whether each number may be one of the table's."""
+        at = self._at(numbers)
+        return (self.bits[at >> np.uint64(3)] >> (at & np.uint64(7)).astype(np.uint8)) & 1 == 1
+
+
 class QrelsIndex:
     """Checked qrels as columns with their judged grades indexed: built once, used for every run.
 
@@ -188,6 +209,7 @@ class QrelsIndex:
             ids, query = list(qrels.keys), qrels.codes
             grade = _off_code(np.asarray(qrels.values, dtype=np.int64))
             self._grades, self._docs = None, (qrels.doc_codes, qrels.doc_keys, None)
+            self._fold = getattr(qrels, "doc_fold", None)  # the judged ids' folds, when the bulk reader read them
         else:
             self._grades = _checked(qrels)
             ids, (query, grade) = list(self._grades), _dict_arrays(self._grades)
@@ -195,12 +217,13 @@ class QrelsIndex:
                 grade = _off_code(grade)
                 self._grades = {q: {d: NONPOOL + 1 if g == NONPOOL else g for d, g in docs.items()}
                                 for q, docs in self._grades.items()}
-            self._docs = None
+            self._docs, self._fold = None, None
         self.ids: dict = {q: i for i, q in enumerate(ids)}  # query id -> query code
         self.query, self.grade = query, grade
         self.from_file = self._grades is None  # the columns of a file: every id is text
         self._table = _judged_table(np.asarray(query), grade, len(ids))
         self._by_query: tuple | None = None  # where each query's judgments are (built on first use)
+        self._screens: dict = {}  # bit tables of the judged document ids' folds or hashes (built on first use)
         self._natural: list | None = None  # query ids in natural order (built on first use)
         self._texts: dict | None = None  # str(qid) -> qid (built when ids fail to match)
 
@@ -226,6 +249,29 @@ class QrelsIndex:
         elif self._docs[2] is None:  # a file's distinct document ids
             self._docs = (*self._docs[:2], {d: i for i, d in enumerate(self._docs[1])})
         return self._docs
+
+    def doc_codes(self, ids: Sequence, fold: np.ndarray | None = None) -> np.ndarray:
+        """The code of each document id in the qrels (:meth:`docs`' dict), -1 for one not in the qrels.
+
+        Most documents of a run are not judged, and a dict lookup that misses costs about as much as one
+        that hits (a cache miss in a large dict); so many ids are first screened, each by one bit of a table
+        of the judged ids' numbers (their :func:`searchgrade.io.fields.fold`, given as ``fold`` for ids read
+        from a file as the qrels were, else their hash): equal ids have equal numbers, so none is screened
+        out wrongly, and only those that pass (the judged ones and a few more) are looked up."""
+        _, keys, code = self.docs()
+        kind = np.int32 if len(keys) < 2**31 else np.int64
+        if len(ids) < _SCREEN or not keys:
+            return np.fromiter(map(code.get, ids, repeat(-1)), dtype=kind, count=len(ids))
+        by_fold = fold is not None and self._fold is not None
+        if by_fold not in self._screens:
+            mine = self._fold if by_fold else np.fromiter(map(hash, keys), dtype=np.int64, count=len(keys))
+            self._screens[by_fold] = _Screen(mine)
+        theirs = fold if by_fold else np.fromiter(map(hash, ids), dtype=np.int64, count=len(ids))
+        maybe = np.flatnonzero(self._screens[by_fold].passes(theirs))
+        out = np.full(len(ids), -1, dtype=kind)
+        out[maybe] = np.fromiter(map(code.get, map(ids.__getitem__, maybe.tolist()), repeat(-1)), dtype=kind,
+                                 count=len(maybe))
+        return out
 
     def natural(self) -> list:
         """Qrels query ids in natural order (q2 before q10)."""
