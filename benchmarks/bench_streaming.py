@@ -86,7 +86,7 @@ def _queries(rng, first: int, n: int, docs: int, relevant: float) -> tuple[bytes
     start, step = rng.integers(0, COLLECTION, n), 2 * rng.integers(0, COLLECTION // 2, n) + 1
     n_rel = rng.poisson(relevant, n) + 1
     n_judged = 2 * n_rel
-    where = np.concatenate([rng.choice(3 * docs, k, replace=False) for k in n_judged.tolist()])
+    where = np.concatenate([rng.choice(max(3 * docs, k), k, replace=False) for k in n_judged.tolist()])
     of = np.repeat(np.arange(n), n_judged)
     judged_doc = (start[of] + step[of] * where) % COLLECTION
     grade = np.zeros(len(where), dtype=np.int64)

@@ -193,7 +193,17 @@ def columns_of(nested: dict, dtype) -> Columns:
     number = dict(zip(dict.fromkeys(docs), range(len(docs))))  # docno -> code, in order of first appearance
     doc_codes = np.fromiter(map(number.__getitem__, docs), dtype=np.int64, count=len(docs))
     values = np.fromiter(chain.from_iterable(d.values() for d in nested.values()), dtype=dtype, count=len(docs))
-    return Columns(codes, list(nested), doc_codes, list(number), values, (), None)
+    return Columns(codes, list(nested), doc_codes, list(number), values, (), None, folds(list(number)))
+
+
+def folds(ids: list) -> np.ndarray | None:
+    """:func:`searchgrade.io.fields.fold` of str ids (None if one is not a str); the readers' ids hold no NUL."""
+    if not all(type(i) is str for i in ids):
+        return None
+    encoded = [i.encode("utf-8", "surrogatepass") for i in ids]
+    width = (max(map(len, encoded), default=0) // 8 + 1) * 8
+    mat = np.frombuffer(b"".join(e.ljust(width, b"\0") for e in encoded), dtype=np.uint8).reshape(len(ids), width)
+    return fields.fold(mat)
 
 
 def has_repeats(cols: Columns) -> bool:

@@ -224,6 +224,7 @@ class QrelsIndex:
         self._table = _judged_table(np.asarray(query), grade, len(ids))
         self._by_query: tuple | None = None  # where each query's judgments are (built on first use)
         self._screens: dict = {}  # bit tables of the judged document ids' folds or hashes (built on first use)
+        self._sorted_folds = None  # (sorted folds, codes), False where two ids share a fold (first use)
         self._natural: list | None = None  # query ids in natural order (built on first use)
         self._texts: dict | None = None  # str(qid) -> qid (built when ids fail to match)
 
@@ -250,28 +251,56 @@ class QrelsIndex:
             self._docs = (*self._docs[:2], {d: i for i, d in enumerate(self._docs[1])})
         return self._docs
 
+    def doc_ids(self) -> tuple[np.ndarray, list]:
+        """(document code of each judgment, document ids by code), without the dict of :meth:`docs`."""
+        if self._docs is None:
+            self.docs()
+        return self._docs[0], self._docs[1]
+
     def doc_codes(self, ids: Sequence, fold: np.ndarray | None = None) -> np.ndarray:
-        """The code of each document id in the qrels (:meth:`docs`' dict), -1 for one not in the qrels.
+        """The code of each document id in the qrels (as :meth:`docs`' dict gives it), -1 for one not in them.
 
         Most documents of a run are not judged, and a dict lookup that misses costs about as much as one
         that hits (a cache miss in a large dict); so many ids are first screened, each by one bit of a table
         of the judged ids' numbers (their :func:`searchgrade.io.fields.fold`, given as ``fold`` for ids read
-        from a file as the qrels were, else their hash): equal ids have equal numbers, so none is screened
-        out wrongly, and only those that pass (the judged ones and a few more) are looked up."""
-        _, keys, code = self.docs()
+        from a file by the bulk reader as the qrels were, else their hash): equal ids have equal numbers, so
+        none is screened out wrongly.  With folds, the ids that pass are found among the judged ids' sorted
+        folds and compared as text, and the qrels need no dict (its memory: a str per judged document)."""
+        keys = self.doc_ids()[1]
         kind = np.int32 if len(keys) < 2**31 else np.int64
-        if len(ids) < _SCREEN or not keys:
+        by_fold = fold is not None and self._fold_join() is not None
+        if not len(ids):
+            return np.zeros(0, dtype=kind)
+        if (len(ids) < _SCREEN and not by_fold) or not keys:
+            code = self.docs()[2]
             return np.fromiter(map(code.get, ids, repeat(-1)), dtype=kind, count=len(ids))
-        by_fold = fold is not None and self._fold is not None
         if by_fold not in self._screens:
             mine = self._fold if by_fold else np.fromiter(map(hash, keys), dtype=np.int64, count=len(keys))
             self._screens[by_fold] = _Screen(mine)
         theirs = fold if by_fold else np.fromiter(map(hash, ids), dtype=np.int64, count=len(ids))
         maybe = np.flatnonzero(self._screens[by_fold].passes(theirs))
         out = np.full(len(ids), -1, dtype=kind)
+        if by_fold:
+            folds, order = self._fold_join()
+            at = np.minimum(np.searchsorted(folds, fold[maybe]), len(folds) - 1)
+            maybe, at = maybe[folds[at] == fold[maybe]], order[at[folds[at] == fold[maybe]]]
+            same = np.fromiter(map(str.__eq__, map(keys.__getitem__, at.tolist()), map(ids.__getitem__,
+                               maybe.tolist())), dtype=bool, count=len(maybe))
+            out[maybe[same]] = at[same]
+            return out
+        code = self.docs()[2]
         out[maybe] = np.fromiter(map(code.get, map(ids.__getitem__, maybe.tolist()), repeat(-1)), dtype=kind,
                                  count=len(maybe))
         return out
+
+    def _fold_join(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """(the judged ids' folds sorted, the code of each), or None without folds or where two judged ids
+        share a fold (then ids are looked up by dict)."""
+        if self._fold is not None and self._sorted_folds is None:
+            order = np.argsort(self._fold, kind="stable")
+            folds = self._fold[order]
+            self._sorted_folds = False if bool((folds[1:] == folds[:-1]).any()) else (folds, order)
+        return self._sorted_folds or None
 
     def natural(self) -> list:
         """Qrels query ids in natural order (q2 before q10)."""

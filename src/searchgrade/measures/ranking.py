@@ -157,7 +157,7 @@ def _dict_codes(index: QrelsIndex, rows: Sequence, run: Mapping, total: int) -> 
 
 def _codes(index: QrelsIndex, rows: Sequence, seg: np.ndarray, entries: _Entries) -> np.ndarray:
     """The qrels grade of each entry (NONPOOL when the qrels do not judge it): one join on (row, document)."""
-    qdoc, qdoc_keys, _ = index.docs()
+    qdoc, qdoc_keys = index.doc_ids()
     to_qdoc = index.doc_codes(entries.doc_keys, entries.fold)
     qrow, mine = index.judgments(rows)  # the rows' judgments, grouped by row
     n_qdocs = max(len(qdoc_keys), 1)
