@@ -4,6 +4,7 @@
 two test modules of one basename cannot be collected side by side.)
 """
 import numpy as np
+import pytest
 import pandas as pd
 
 from searchgrade.book import show
@@ -61,3 +62,19 @@ def test_cell_text_spells_missing_booleans_and_text():
     assert cell_text("1400") == "1400"
     assert cell_text(np.int64(1400)) == "1,400" and cell_text(1400, year=True) == "1400"
     assert cell_text(-12345.678, digits=1) == "-12,345.7"
+
+
+def test_column_digits_override_one_column():
+    df = pd.DataFrame({"MAP 변화(%)": [0.0038, -0.68], "판정(%)": [97.25, 88.0], "R@10": [0.12345, 1.0]})
+    out = show(df, "Cranfield", column_digits={"MAP 변화(%)": 3, "R@10": 2})._repr_html_()
+    assert ">0.004<" in out and ">-0.680<" in out and ">97.2<" in out and ">0.12<" in out
+    with pytest.raises(ValueError, match="does not have"):
+        show(df, "Cranfield", column_digits={"없는 열": 2})
+    with pytest.raises(ValueError):
+        show(df, "Cranfield", column_digits={"판정(%)": -1})
+
+
+def test_text_in_cells_and_labels_is_shown_not_read_as_html():
+    df = pd.DataFrame({"원문": ["큐 적체를<br/> 확인"]}, index=pd.Index(["< 1/10"], name="구분"))
+    out = show(df, "정규화의 예")._repr_html_()
+    assert "&lt;br/&gt;" in out and "<br/>" not in out and "&lt; 1/10" in out

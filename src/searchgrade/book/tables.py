@@ -114,14 +114,19 @@ class Table:
     get thousands separators except in year columns, booleans show as 예/아니오, missing values as blanks.
     """
 
-    def __init__(self, df: pd.DataFrame, caption: str, digits: int = 3):
+    def __init__(self, df: pd.DataFrame, caption: str, digits: int = 3, column_digits=None):
         if not isinstance(df, pd.DataFrame):
             raise TypeError(f"show() takes a DataFrame, not {type(df).__name__}")
         if not isinstance(caption, str) or not caption.strip():
             raise ValueError("a table needs a caption naming what it shows and its collection")
-        if isinstance(digits, bool) or not isinstance(digits, int) or digits < 0:
-            raise ValueError(f"digits must be a non-negative integer, not {digits!r}")
-        self.df, self.caption, self.digits = df, caption, digits
+        column_digits = dict(column_digits or {})
+        for value in (digits, *column_digits.values()):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"digits must be a non-negative integer, not {value!r}")
+        unknown = [c for c in column_digits if c not in df.columns]
+        if unknown:
+            raise ValueError(f"column_digits names columns the table does not have: {unknown}")
+        self.df, self.caption, self.digits, self.column_digits = df, caption, digits, column_digits
 
     def _shown(self) -> pd.DataFrame:
         """A copy with booleans spelled out, whole-number columns as integers, no -0.0, labels for the reader."""
@@ -141,14 +146,16 @@ class Table:
         return out
 
     def _digits(self, column) -> int:
-        """Decimals of one column: one for a share in %, else the table's."""
+        """Decimals of one column: as ``column_digits`` says, else one for a share in %, else the table's."""
+        if column in self.column_digits:
+            return self.column_digits[column]
         return min(self.digits, _PERCENT_DIGITS) if _is_percent(column) else self.digits
 
     def _cells(self, shown: pd.DataFrame) -> pd.DataFrame:
         """Every cell as its text (the one formatting, for HTML and plain text alike)."""
         texts = shown.copy().astype(object)
-        for j, column in enumerate(shown.columns):
-            digits, year = self._digits(column), _names_years(column)
+        for j, (original, column) in enumerate(zip(self.df.columns, shown.columns)):
+            digits, year = self._digits(original), _names_years(column)
             texts.isetitem(j, shown.iloc[:, j].map(lambda v: cell_text(v, digits, year)).astype(object))
         return texts
 
@@ -170,7 +177,8 @@ class Table:
 
     def _repr_html_(self) -> str:
         """The table as HTML with a <caption> above it."""
-        styler = (self._text_frame().style
+        styler = (self._text_frame().style.format(escape="html")
+                  .format_index(escape="html", axis=0).format_index(escape="html", axis=1)
                   .set_caption(html.escape(reader_label(self.caption)))
                   .set_table_attributes('class="dataframe sg-table"')
                   .set_table_styles(_STYLES))
@@ -181,6 +189,10 @@ class Table:
         return f"{reader_label(self.caption)}\n{self._text_frame().to_string()}"
 
 
-def show(df: pd.DataFrame, caption: str, digits: int = 3) -> Table:
-    """A table for display with its caption (name the collection in it); floats rounded to ``digits``."""
-    return Table(df, caption, digits)
+def show(df: pd.DataFrame, caption: str, digits: int = 3, column_digits=None) -> Table:
+    """A table for display with its caption (name the collection in it); floats rounded to ``digits``.
+
+    ``column_digits`` ({column label: decimals}) overrides the decimals of single columns, e.g. a % column
+    whose small changes one decimal would print as 0.0.
+    """
+    return Table(df, caption, digits, column_digits)
