@@ -11,6 +11,7 @@ module                    what it holds
 :mod:`.variants`          chapter 8's seeded query variants (typos, keyword queries) for repeated runs
 :mod:`.widgets`           the three kernel-free widgets (scoring lab, rank slider, per-query viewer)
 :mod:`.plotting`          the one plot style (NanumGothic, Okabe-Ito palette)
+:mod:`.pairmaps`          chapter 6's map of pairwise mean differences (coloured where the test separates)
 :mod:`.tables`            the one table style (:func:`show`: caption above, rounded, headers on one line)
 :mod:`.sphinxext`         the Sphinx hook (notebook download, launch link, web font)
 :mod:`.webfont`           the Korean web font (NanumGothic as woff2, @font-face), written at build time
