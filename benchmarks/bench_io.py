@@ -31,6 +31,8 @@ import numpy as np
 
 import searchgrade as sg
 
+import bench_meta
+
 SEED = 20261201
 
 
@@ -130,6 +132,7 @@ def main(argv=None) -> int:
 
         _trec_bulk._pyarrow = lambda: None  # the code path of an installation without pyarrow
     warnings.simplefilter("error", sg.InputWarning)  # the plain files must read without a warning
+    load_before = bench_meta.load_average()
     print(f"engine: {args.engine}; load average before: {os.getloadavg()}; median of {args.repeats} interleaved reads; "
           f"ratio = searchgrade / pytrec_eval (below 1: searchgrade is faster); CPU = process time")
     results = []
@@ -142,7 +145,10 @@ def main(argv=None) -> int:
     if args.json:
         args.json.write_text(json.dumps({"engine": args.engine, "load_average": os.getloadavg(),
                                          "python": sys.version.split()[0],
-                                         "results": results}, indent=1) + "\n", encoding="utf-8")
+                                         "results": results,
+                                         "meta": bench_meta.meta(load_before=load_before, measured=[
+                                             "every read time of both libraries in results"])},
+                                        indent=1) + "\n", encoding="utf-8")
     return 0 if all(r["same_dicts"] for r in results) else 1
 
 
