@@ -6,10 +6,11 @@ STAMP  := $(VENV)/.installed-stamp
 BROWSER_STAMP := $(VENV)/.browser-stamp
 BENCH_STAMP   := $(VENV)/.bench-stamp
 PDF_STAMP     := $(VENV)/.pdf-stamp
+SPARK_STAMP   := $(VENV)/.spark-stamp
 JB     := $(VENV)/bin/jupyter-book
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: book pdf test test-runs test-browser test-lab runs bench bench-build lab clean venv chromium
+.PHONY: book pdf test test-runs test-spark test-browser test-lab runs bench bench-build lab clean venv chromium
 
 venv: $(STAMP)
 
@@ -43,6 +44,16 @@ test: $(STAMP)
 # The checks that read the Korean runs (computed first if missing).
 test-runs: runs
 	$(PY) -m pytest -m runs
+
+$(SPARK_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e '.[spark]'
+	touch $@
+
+# searchgrade.spark in local mode (local[2], one session for the suite, a few minutes): needs Java 17
+# (.ci/run installs Debian's if missing); the tests make the executors run this venv's Python
+# (PYSPARK_PYTHON). `make test` leaves them out (marker spark).
+test-spark: $(SPARK_STAMP)
+	$(PY) -m pytest -m spark tests/spark
 
 $(BROWSER_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -e '.[browser]'
