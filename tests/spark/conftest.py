@@ -23,7 +23,9 @@ def spark():
     os.environ["PYSPARK_DRIVER_PYTHON"] = sys.executable
     session = (SparkSession.builder.master("local[2]").appName("searchgrade-tests")
                .config("spark.ui.enabled", "false").config("spark.ui.showConsoleProgress", "false")
-               .config("spark.sql.shuffle.partitions", "4").getOrCreate())
+               .config("spark.sql.shuffle.partitions", "4")
+               # small Arrow batches: queries cross batch boundaries, as they do at scale
+               .config("spark.sql.execution.arrow.maxRecordsPerBatch", "16").getOrCreate())
     session.sparkContext.setLogLevel("ERROR")
     yield session
     session.stop()

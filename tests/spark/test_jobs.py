@@ -13,7 +13,10 @@ import pytest
 import searchgrade as sg
 from searchgrade.measures.registry import FAMILIES
 
-pytestmark = pytest.mark.spark
+# pyspark 4 warns that it does not fully support pandas 3 (the venv's) and calls a deprecated pandas
+# keyword in toPandas; these tests check what it does
+pytestmark = [pytest.mark.spark, pytest.mark.filterwarnings("ignore:PySpark does not yet fully support:FutureWarning"),
+              pytest.mark.filterwarnings("ignore:The copy keyword is deprecated")]
 sgs = pytest.importorskip("searchgrade.spark")
 
 MEASURES = ["AP", "GMAP", "nDCG@10", "P@5", "RR", "Rprec", "bpref", "NumRel", "NumRet", "NumRelRet",
@@ -98,3 +101,17 @@ def test_diversity_measures_are_refused(data):
     _, _, q, r = data
     with pytest.raises(ValueError, match="needs subtopic qrels"):
         sgs.evaluate(q, r, ["alpha_nDCG@10"])
+
+
+def test_blocks_hold_whole_queries_in_the_partition_order():
+    from searchgrade.spark.jobs import _blocks
+
+    ids = np.repeat([f"q{i:02d}" for i in range(30)], np.arange(30) % 5 + 1)  # queries of 1 to 5 lines
+    frame = pd.DataFrame({"query_id": ids, "n": np.arange(len(ids))})
+    batches = [frame.iloc[i: i + 4] for i in range(0, len(frame), 4)]  # batches cut across queries
+    blocks = list(_blocks(iter(batches), lines=6))
+    assert len(blocks) > 5
+    pd.testing.assert_frame_equal(pd.concat(blocks, ignore_index=True), frame)
+    seen = [set(b.query_id) for b in blocks]
+    assert all(not (a & b) for i, a in enumerate(seen) for b in seen[i + 1:])  # no query in two blocks
+    assert list(_blocks(iter([]))) == []

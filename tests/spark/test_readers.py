@@ -9,7 +9,10 @@ import pytest
 
 import searchgrade as sg
 
-pytestmark = pytest.mark.spark
+# pyspark 4 warns that it does not fully support pandas 3 (the venv's) and calls a deprecated pandas
+# keyword in toPandas; these tests check what it does
+pytestmark = [pytest.mark.spark, pytest.mark.filterwarnings("ignore:PySpark does not yet fully support:FutureWarning"),
+              pytest.mark.filterwarnings("ignore:The copy keyword is deprecated")]
 sgs = pytest.importorskip("searchgrade.spark")
 from searchgrade.io.errors import FormatError  # noqa: E402
 

@@ -159,8 +159,8 @@ def _union(qrels: Side, run: Side) -> DataFrame:
 
 
 # --------------------------------------------------------------------------- the executors' side
-def _blocks(batches: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
-    """Blocks of whole queries from batches of a partition sorted by query: about LINES_PER_BLOCK lines each
+def _blocks(batches: Iterator[pd.DataFrame], lines: int = LINES_PER_BLOCK) -> Iterator[pd.DataFrame]:
+    """Blocks of whole queries from batches of a partition sorted by query: about ``lines`` lines each
     (a query is never cut; one query larger than that is a block of its own)."""
     done: list[pd.DataFrame] = []
     size, pending = 0, None
@@ -174,7 +174,7 @@ def _blocks(batches: Iterator[pd.DataFrame]) -> Iterator[pd.DataFrame]:
         done.append(batch.iloc[:cut])
         size += cut
         pending = batch.iloc[cut:]
-        if size >= LINES_PER_BLOCK:
+        if size >= lines:
             yield pd.concat(done, ignore_index=True)
             done, size = [], 0
     if pending is not None:
