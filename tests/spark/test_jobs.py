@@ -90,6 +90,7 @@ def test_each_stage_is_logged_and_one_sided_queries_warned_about(data, caplog):
     ({"summation": "trec"}, "cannot be split across executors"),
     ({"cutoff": 3}, r"unknown option\(s\) \['cutoff'\]"),
     ({"missing": "drop"}, "missing must be one of"),
+    ({"partitions": 0}, "partitions must be a positive integer or None, not 0"),
 ])
 def test_options_that_cannot_work_are_refused_before_any_job(data, kwargs, message):
     _, _, q, r = data

@@ -53,13 +53,15 @@ def evaluate(qrels: DataFrame, run: DataFrame, measures: Iterable | str, *, qrel
     execution).  Bad input is a FormatError before the job runs; the checks run one aggregation.
     """
     opts, planned, parsed = _options(measures, options)
+    if partitions is not None and (isinstance(partitions, bool) or not isinstance(partitions, int) or partitions < 1):
+        raise ValueError(f"partitions must be a positive integer or None, not {partitions!r}")
     q_side, r_side = side(qrels, "qrels", qrels_columns), side(run, "run", run_columns)
     check(q_side, r_side, opts.missing)
     lines = _union(q_side, r_side)
     lines = lines.repartition(partitions, QUERY) if partitions else lines.repartition(QUERY)
     schema = _schema(planned, opts)
-    log.info("evaluating %d measure%s per query in the executors: lines partitioned by query, %d per engine call",
-             len(planned), "s" if len(planned) != 1 else "", LINES_PER_BLOCK)
+    log.info("evaluating %d measure%s per query in the executors when the table is read: lines partitioned by "
+             "query, about %d per engine call", len(planned), "s" if len(planned) != 1 else "", LINES_PER_BLOCK)
     kwargs = {"ties": opts.ties, "missing": opts.missing, "rel_level": opts.rel_level,
               "judged_only": opts.judged_only, "max_docs": opts.max_docs}
     names = [m.name for m in planned]
