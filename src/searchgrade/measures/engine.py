@@ -238,10 +238,11 @@ def evaluate(qrels, run, measures: Iterable | str, **options) -> pd.DataFrame:
     return Evaluator(qrels, measures, **options).evaluate(run)
 
 
-def mean(qrels, run, measures: Iterable | str, **options) -> pd.Series:
-    """The summary of :func:`evaluate` in one call: ``aggregate(evaluate(qrels, run, measures, **options))``."""
+def mean(qrels, run, measures: Iterable | str, *, summation: str = "trec", **options) -> pd.Series:
+    """The summary of :func:`evaluate` in one call: ``aggregate(evaluate(qrels, run, measures, **options))``;
+    ``summation`` as :func:`~searchgrade.measures.summary.aggregate` takes it (``"exact"``: mergeable)."""
     ev = Evaluator(qrels, measures, **options)
-    return aggregate(ev.evaluate(run), ev.measures)
+    return aggregate(ev.evaluate(run), ev.measures, summation=summation)
 
 
 def score_run(qrels, run, measures: Iterable | str, *, summary: bool = False, relstring: int | None = None,
