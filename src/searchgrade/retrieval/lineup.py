@@ -52,6 +52,7 @@ kind) and ``description``. The other keys, per kind (defaults in brackets):
 The fusion kinds are methods of :mod:`searchgrade.fusion` (``rrf``; ``convex`` is ``wsum`` of
 ``min-max-one`` scores; the comb kinds are ``sum``, ``mnz`` and ``max``): :data:`.kinds.FUSION_KINDS`
 maps the kinds onto them, and a normalisation has the name it has there.
+
 ``rerank``
     ``inputs`` (exactly one first stage), ``depth`` (candidates re-scored, e.g. 30),
     ``scorer`` [``cross-encoder``] or ``bi-encoder``, ``model`` (a cross-encoder name or
