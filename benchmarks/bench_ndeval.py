@@ -157,7 +157,7 @@ def print_row(row: dict) -> None:
 
 def profile(shape: tuple[int, int], top: int = 25) -> None:
     """searchgrade's command line once in this process under cProfile (the functions with the most own time),
-    then once under tracemalloc (the peak of Python's and numpy's allocations, and where it was reached)."""
+    then once under tracemalloc (the peak of Python's and numpy's allocations over the reading and scoring)."""
     import cProfile
     import io
     import pstats
@@ -172,14 +172,12 @@ def profile(shape: tuple[int, int], top: int = 25) -> None:
         with redirect_stdout(io.StringIO()):
             prof.runcall(main, [str(qrels), str(run)])
         pstats.Stats(prof).sort_stats("tottime").print_stats(top)
-        tracemalloc.start(12)
+        tracemalloc.start()
         with redirect_stdout(io.StringIO()):
             main([str(qrels), str(run)])
         _, peak = tracemalloc.get_traced_memory()
-        print(f"tracemalloc peak: {peak / 2**20:.1f} MiB")
-        for stat in tracemalloc.take_snapshot().statistics("lineno")[:10]:
-            print(f"  {stat}")
         tracemalloc.stop()
+        print(f"tracemalloc peak: {peak / 2**20:.1f} MiB (beside the interpreter's and numpy's own)")
 
 
 def parse_shape(text: str) -> tuple[int, int]:
