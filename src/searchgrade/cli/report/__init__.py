@@ -26,17 +26,17 @@ __all__ = ["main"]
 
 
 def _font(args) -> bool:
-    """Embed the web font? Not with --no-font; not (said on stderr) where the book extra's font tools are missing."""
+    """Embed the web font? Not with --no-font; not where the book extra's font tools are missing (said on stderr
+    for a Korean page; an English page says nothing of a Korean font)."""
     if args.no_font:
         return False
     from ...report.webfont import available
 
     missing = available()
-    if missing:
+    if missing and args.lang == "ko":
         print(f"note: the Korean web font is not embedded ({missing}; the `book` extra installs it): the page uses "
               "the reader's fonts", file=sys.stderr)
-        return False
-    return True
+    return not missing
 
 
 def _options(args) -> dict:
@@ -50,9 +50,11 @@ def _options(args) -> dict:
 def _from_files(args, page_options: dict):
     """The second form: plain run files, judgments, an optional collection."""
     from ...collections import load_collection
-    from ...report.page import build_report, write_page
+    from ...report.data import check_run_count
     from ...report.files import plain_collection, read_run_files
+    from ...report.page import build_report, write_page
 
+    check_run_count(len(args.run_files))   # before reading them
     if args.runs or args.retrievers or args.baseline or args.queries or args.intersect:
         raise ValueError("run files are given: --runs, --retrievers, --baseline, --queries and --intersect are for "
                          "a folder of `searchgrade runs`; give one or the other")
