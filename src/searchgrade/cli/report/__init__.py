@@ -9,8 +9,11 @@ The second form takes plain TREC run files from any system (:mod:`searchgrade.re
 skipped queries, the optional collection). ``-c`` scores a query without results 0 (trec_eval's
 ``-c``); without it the query is left out of that run's means, as :func:`searchgrade.mean` does. Bad
 input gives exit status 2 and one ``error:`` line naming the file or the option, never a traceback,
-and leaves no file behind. The options are in :mod:`.args` (those shared with ``searchgrade runs`` in
-:mod:`searchgrade.cli.options`); :mod:`searchgrade.report` is imported when the command runs.
+and leaves no file behind. A page compares at most :data:`searchgrade.report.data.MAX_RUNS` runs
+(counted before a file is read), and its work grows linearly with them
+(:data:`searchgrade.report.data.ALL_PAIRS`). The options are in :mod:`.args` (those shared with
+``searchgrade runs`` in :mod:`searchgrade.cli.options`); :mod:`searchgrade.report` is imported when the
+command runs.
 """
 from __future__ import annotations
 
