@@ -149,7 +149,9 @@ def test_shards_merged_in_any_grouping_give_one_pass_bit_for_bit(data, shards, m
     for s in range(shards):  # each shard evaluated on its own, as an executor would
         part_qrels = {q: d for q, d in qrels.items() if shard_of[q] == s}
         part_run = {q: d for q, d in run.items() if shard_of[q] == s}
-        table = _evaluate(part_qrels, part_run, missing=missing) if part_run or part_qrels else whole.iloc[:0]
+        if not part_run and missing == "zero":  # each judged query on an empty ranking (an empty run is refused)
+            part_run = {q: {} for q in part_qrels}
+        table = _evaluate(part_qrels, part_run, missing=missing) if part_run else whole.iloc[:0]
         parts.append(partial_summary(table, MEASURES))
     merged = _merge_in_random_tree(parts, rng)
     assert merged.count == len(whole)

@@ -116,3 +116,19 @@ def test_blocks_hold_whole_queries_in_the_partition_order():
     seen = [set(b.query_id) for b in blocks]
     assert all(not (a & b) for i, a in enumerate(seen) for b in seen[i + 1:])  # no query in two blocks
     assert list(_blocks(iter([]))) == []
+
+
+def test_a_partition_with_judged_queries_and_no_run_line_scores_them_zero(spark):
+    """missing="zero": a block holding only qrels queries scores each on an empty ranking (the engine refuses
+    an empty run, so the block passes every query with an empty ranking)."""
+    qrels = {f"q{i}": {"a": 1, "b": 2} for i in range(12)}
+    run = {"q0": {"a": 2.0, "x": 1.0}}
+    q = spark.createDataFrame([(k, d, g) for k, docs in qrels.items() for d, g in docs.items()],
+                              "query_id string, doc_id string, relevance long")
+    r = spark.createDataFrame([(k, d, s) for k, docs in run.items() for d, s in docs.items()],
+                              "query_id string, doc_id string, score double")
+    want = _quiet(sg.evaluate, qrels, run, ["AP", "nDCG@10"], missing="zero")
+    got = _quiet(sgs.evaluate, q, r, ["AP", "nDCG@10"], missing="zero", partitions=6).toPandas()
+    got = got.set_index("query_id").loc[list(want.index)]
+    np.testing.assert_array_equal(got["AP"].to_numpy(), want["AP"].to_numpy())
+    assert len(got) == 12 and (got["AP"].iloc[1:] == 0).all()

@@ -192,6 +192,8 @@ def _score(block: pd.DataFrame, measures: list, options: dict, names: list, sche
     if qrels.empty or (run.empty and options["missing"] == "ignore"):
         table = pd.DataFrame({name: [] for name in names}, index=pd.Index([], name="qid"))
     else:
+        if run.empty:  # missing="zero": each judged query scores on an empty ranking (an empty run is refused)
+            run = {q: {} for q in qrels[QUERY].unique().tolist()}
         with warnings.catch_warnings():  # one-sided queries: counted and reported on the driver
             warnings.simplefilter("ignore", UserWarning)
             table = Evaluator(qrels, measures, **options).evaluate(run)
