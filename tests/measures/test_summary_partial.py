@@ -19,6 +19,7 @@ from fractions import Fraction
 import numpy as np
 import pandas as pd
 import pytest
+from tests.support.examples import examples
 from tests.support.golden import golden_folder, load_cases
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -137,7 +138,7 @@ def _merge_in_random_tree(parts: list, rng: random.Random) -> PartialSummary:
     return parts[0]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=examples(60), deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(collections(), st.sampled_from([1, 2, 7]), st.sampled_from(["ignore", "zero"]), st.randoms(use_true_random=False))
 def test_shards_merged_in_any_grouping_give_one_pass_bit_for_bit(data, shards, missing, rng):
     qrels, run = data
