@@ -31,6 +31,8 @@ import time
 
 import numpy as np
 
+import bench_meta
+
 
 def timed(fn, repeats: int) -> tuple[float, object]:
     """Median wall time of ``fn()`` over ``repeats`` calls, and its last result."""
@@ -160,7 +162,9 @@ def main(argv=None) -> int:
                        "load_average_after": list(os.getloadavg()),
                        "machine": {"cpus": os.cpu_count(), "platform": platform.platform()},
                        "versions": {"rank-bm25": version("rank-bm25"), "bm25s": version("bm25s"),
-                                    "numpy": np.__version__, "python": platform.python_version()}}, fh, indent=1)
+                                    "numpy": np.__version__, "python": platform.python_version()},
+                       "meta": bench_meta.meta(load_before=load_before, measured=[
+                           "every time in rows (median of the repeats)", "the score differences"])}, fh, indent=1)
     if failures:
         print("FAILED checks:", *failures[:10], sep="\n  ")
         return 1

@@ -36,6 +36,8 @@ import tempfile
 import time
 from pathlib import Path
 
+import bench_meta
+
 REPO = Path(__file__).resolve().parents[1]
 GOALS = {"cold make runs": 15 * 60, "make book, runs cached": 3 * 60, "cold make book": 35 * 60}
 
@@ -94,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
     jb = str(Path(python).with_name("jupyter-book"))
     print(f"{os.cpu_count()} CPUs ({cpu_model()}), Python {platform.python_version()}; caches in {tmp}", flush=True)
     rows = []
+    load_before = bench_meta.load_average()
     try:
         runs = [python, "-m", "searchgrade.book.korean_runs", "--quiet"]
         rows.append(timed("cold make runs", runs, env))
@@ -108,7 +111,9 @@ def main(argv: list[str] | None = None) -> int:
     out = REPO / "benchmarks" / "results" / "build.json"
     out.write_text(json.dumps({"machine": {"cpus": os.cpu_count(), "cpu": cpu_model(),
                                            "python": platform.python_version(), "platform": platform.platform()},
-                               "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "steps": rows},
+                               "created": time.strftime("%Y-%m-%dT%H:%M:%S%z"), "steps": rows,
+                               "meta": bench_meta.meta(load_before=load_before, measured=[
+                                   "every step's wall and CPU seconds (the cold make book row is a sum of two)"])},
                               ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     print(f"written {out.relative_to(REPO)}")
     return 0

@@ -32,6 +32,8 @@ import time
 
 import numpy as np
 
+import bench_meta
+
 METHODS = {"rrf": {"k": 60}, "wsum": {"weights": [0.3, 0.3, 0.4]}}
 SAMPLE = 500
 
@@ -111,6 +113,7 @@ def main(argv=None) -> int:
     from searchgrade import fuse          # imported before any timing
 
     load_before = os.getloadavg()[0]
+    load_all = list(os.getloadavg())
     theirs = _ranx_in_child(args.queries, args.repeats)
     runs = make_runs(args.queries)
     rows, failed = [], []
@@ -138,7 +141,10 @@ def main(argv=None) -> int:
                        "date": time.strftime("%Y-%m-%d"),
                        "machine": {"cpus": os.cpu_count(), "platform": platform.platform()},
                        "versions": {"ranx": theirs["version"], "searchgrade": searchgrade.__version__,
-                                    "numpy": np.__version__, "python": platform.python_version()}}, fh, indent=1)
+                                    "numpy": np.__version__, "python": platform.python_version()},
+                       "meta": bench_meta.meta(load_before=load_all, measured=[
+                           "every time in rows (median of the repeats)", "ranx_build_s",
+                           "the sampled score differences"])}, fh, indent=1)
     return 1 if failed else 0
 
 

@@ -30,6 +30,8 @@ import numpy as np
 
 import searchgrade as sg
 
+import bench_meta
+
 SEED = 20261201
 
 
@@ -123,6 +125,7 @@ def main(argv=None) -> int:
     parser.add_argument("--json", type=Path, help="also write the results to this file")
     args = parser.parse_args(argv)
     warnings.simplefilter("error", sg.InputWarning)  # the plain files must read without a warning
+    load_before = bench_meta.load_average()
     print(f"load average before: {os.getloadavg()}; median of {args.repeats} interleaved reads; "
           f"ratio = searchgrade / pytrec_eval (below 1: searchgrade is faster); CPU = process time")
     results = []
@@ -135,7 +138,10 @@ def main(argv=None) -> int:
     if args.json:
         args.json.write_text(json.dumps({"load_average": os.getloadavg(),
                                          "python": sys.version.split()[0],
-                                         "results": results}, indent=1) + "\n", encoding="utf-8")
+                                         "results": results,
+                                         "meta": bench_meta.meta(load_before=load_before, measured=[
+                                             "every read time of both libraries in results"])},
+                                        indent=1) + "\n", encoding="utf-8")
     return 0 if all(r["same_dicts"] for r in results) else 1
 
 

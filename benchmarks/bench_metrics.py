@@ -37,6 +37,8 @@ from pathlib import Path
 
 import numpy as np
 
+import bench_meta
+
 HERE = Path(__file__).resolve().parent
 RESULTS = HERE / "results"
 TREC_MEASURES = ["map", "ndcg_cut_10", "recip_rank", "P_10", "recall_100", "bpref", "ndcg"]
@@ -380,6 +382,9 @@ def main() -> int:
             "repeats": args.repeats, "runs": args.runs, "measures": TREC_MEASURES,
             "values_agree_with_pytrec_eval": agree, "tolerance": TOLERANCE,
             "rows": table, "failed": failed, "permutation_test": perm,
+            "meta": bench_meta.meta(load_before=list(load_before), measured=[
+                "every time and peak in rows (peak_mib: MiB above the loaded data)", "permutation_test",
+                "the value differences"]),
         }, indent=2, ensure_ascii=False) + "\n")
         print(f"written {args.output}")
     if not agree:

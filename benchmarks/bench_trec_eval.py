@@ -64,6 +64,8 @@ from pathlib import Path
 
 import numpy as np
 
+import bench_meta
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 sys.path.insert(0, str(ROOT / "tests"))
@@ -294,7 +296,8 @@ def startup(binary: Path | None, repeats: int, recorded: dict | None) -> dict:
         for key, cmd in commands.items():
             timed_process(cmd, Path(tmp) / "out")  # untimed: the bytecode written, the files in the page cache
             out[key] = median_times([timed_process(cmd, Path(tmp) / "out") for _ in range(max(repeats, 5))])
-    reference = ({"source": "measured now", **{k: out["trec_eval_c"][k] for k in ("wall_s", "peak_mb")}}
+    reference = ({"source": "measured now", **{k: out["trec_eval_c"][k] for k in ("wall_s", "peak_mb")},
+                  "kinds": {"wall_s": "measured", "peak_mb": "measured"}}
                  if binary is not None else recorded)
     out["reference"] = reference
     out["goal"] = GOAL_STARTUP
@@ -349,7 +352,8 @@ def bench_shape(binary: Path | None, folder: Path, shape: tuple[int, int], repea
         row.update({"identical": not diff, "differing_lines": diff, "trec_eval_c": median_times(c_runs)})
         row["cli_ratio_wall"] = row["searchgrade_cli"]["wall_s"] / row["trec_eval_c"]["wall_s"]
         row["cli_ratio_cpu"] = row["searchgrade_cli"]["cpu_s"] / row["trec_eval_c"]["cpu_s"]
-        reference = {"source": "measured now", **{k: row["trec_eval_c"][k] for k in ("wall_s", "cpu_s", "peak_mb")}}
+        reference = {"source": "measured now", **{k: row["trec_eval_c"][k] for k in ("wall_s", "cpu_s", "peak_mb")},
+                     "kinds": {"wall_s": "measured", "peak_mb": "measured"}}
     else:
         reference = recorded.get(shape)
     row["reference"] = reference
@@ -385,24 +389,34 @@ def recorded_c(path: Path) -> dict:
     The rows this benchmark recorded with a C binary come first; the figures reported in issue 20
     (``trec_eval_c_reported``) fill what they lack, and the peaks of issue 33
     (``trec_eval_c_reported_issue33``) the peaks still missing.  Each keeps its date in ``source``.
+    Each reference says how each of its values was obtained (``kinds``): ``recorded`` (timed by this
+    benchmark on an earlier run), ``reported`` (measured elsewhere and written down, not by this benchmark) or
+    ``estimated`` (derived, e.g. a peak worked back from a stated goal); none is ``measured`` in this run.
     """
     data = json.loads(path.read_text()) if path.is_file() else {}
     out: dict = {}
-    peaks = {(r["queries"], r["docs_per_query"]): r["peak_mb"]  # issue 33's peaks (C rows recorded without one)
-             for r in data.get("trec_eval_c_reported_issue33", {}).get("shapes", [])}
+    issue33 = data.get("trec_eval_c_reported_issue33", {}).get("shapes", [])
+    peaks = {(r["queries"], r["docs_per_query"]): r["peak_mb"] for r in issue33}  # C rows recorded without one
+    peak_kinds = {(r["queries"], r["docs_per_query"]): "reported" if r.get("how") == "stated" else "estimated"
+                  for r in issue33}
     reported = data.get("trec_eval_c_reported", {})
     for r in reported.get("shapes", []):
         out[(r["queries"], r["docs_per_query"])] = {
-            "source": f"issue 20, recorded {reported['date']}", "wall_s": r["wall_s"], "peak_mb": r.get("peak_mb")}
+            "source": f"issue 20, recorded {reported['date']}", "wall_s": r["wall_s"], "peak_mb": r.get("peak_mb"),
+            "kinds": {"wall_s": "reported", "peak_mb": "reported" if r.get("peak_mb") else None}}
     for r in data.get("shapes", []):
         if "trec_eval_c" in r:
-            old = out.get((r["queries"], r["docs_per_query"]), {})
+            shape = (r["queries"], r["docs_per_query"])
+            old = out.get(shape, {})
             peak = r["trec_eval_c"].get("peak_mb") or old.get("peak_mb")
-            issue33 = peak is None and (r["queries"], r["docs_per_query"]) in peaks
-            out[(r["queries"], r["docs_per_query"])] = {
-                "source": f"recorded {data['date']}" + ("; MB: issue 33" if issue33 else ""),
+            from_issue33 = peak is None and shape in peaks
+            peak_kind = (peak_kinds[shape] if from_issue33 else "recorded" if r["trec_eval_c"].get("peak_mb")
+                         else old.get("kinds", {}).get("peak_mb"))
+            out[shape] = {
+                "source": f"recorded {data['date']}" + ("; MB: issue 33" if from_issue33 else ""),
                 "wall_s": r["trec_eval_c"]["wall_s"], "cpu_s": r["trec_eval_c"].get("cpu_s"),
-                "peak_mb": peaks[(r["queries"], r["docs_per_query"])] if issue33 else peak}
+                "peak_mb": peaks[shape] if from_issue33 else peak,
+                "kinds": {"wall_s": "recorded", "peak_mb": peak_kind}}
     return out
 
 
@@ -411,7 +425,8 @@ def recorded_startup(path: Path) -> dict | None:
     data = json.loads(path.read_text()) if path.is_file() else {}
     got = data.get("trec_eval_c_reported_issue33", {}).get("startup")
     return None if got is None else {"source": f"issue 33, recorded {data['trec_eval_c_reported_issue33']['date']}",
-                                     "wall_s": got["wall_s"], "peak_mb": got["peak_mb"]}
+                                     "wall_s": got["wall_s"], "peak_mb": got["peak_mb"],
+                                     "kinds": {"wall_s": "reported", "peak_mb": "reported"}}
 
 
 def _ratio(value: float | None, goal: float, met: bool | None = None) -> str:
@@ -564,7 +579,28 @@ def record(rows: list, startup: dict, repeats: int, load_before: list, load_afte
             "goals": {"ratio_wall": GOAL_WALL, "ratio_memory": GOAL_MEMORY, "memory_plus_mb": GOAL_MEMORY_PLUS,
                       "startup": GOAL_STARTUP},
             "load_average_before": load_before, "load_average_after": load_after,
-            "machine": {"cpus": os.cpu_count(), "platform": platform.platform()}, "versions": versions}
+            "machine": {"cpus": os.cpu_count(), "platform": platform.platform()}, "versions": versions,
+            "meta": bench_meta.meta(load_before=load_before, c_prog=bench_meta.c_program("trec_eval", binary, ("-v",)),
+                                    **provenance(rows, startup))}
+
+
+def provenance(rows: list, startup: dict) -> dict:
+    """Which values of a record this run measured, and which trec_eval figures it copied in (recorded,
+    reported) or derived (estimated), for the ``values`` field of its meta block."""
+    measured = ["searchgrade's and pytrec_eval's times and peaks, every shape and the start-up"]
+    kinds: dict = {"recorded": [], "reported": [], "estimated": []}
+    refs = [(f"{r['queries']}x{r['docs_per_query']}", r.get("reference")) for r in rows]
+    refs.append(("start-up", startup.get("reference")))
+    for label, ref in refs:
+        for value, kind in ((ref or {}).get("kinds") or {}).items():
+            if kind == "measured":
+                measured.append(f"trec_eval's {value} on {label}")
+            elif kind in kinds:
+                kinds[kind].append(f"trec_eval's {value} on {label} ({ref['source']})")
+    recorded = kinds["recorded"] + kinds["reported"]
+    if recorded or kinds["estimated"]:
+        kinds["estimated"].append("every ratio to trec_eval and goal check computed from a value not measured now")
+    return {"measured": measured, "recorded": recorded, "estimated": kinds["estimated"]}
 
 
 if __name__ == "__main__":

@@ -18,7 +18,7 @@ CORE_PACKAGES = ["io", "measures", "measures/kinds", "measures/names", "judges",
                  "cli/runs", "cli/report", "fusion",
                  "retrievers"]
 CORE = PUBLIC_CORE + sorted(f"{pkg}/{p.stem}" for pkg in CORE_PACKAGES for p in (PKG / pkg).glob("*.py"))
-SUBPACKAGES = {"collections", "retrieval", "report", "book"}
+SUBPACKAGES = {"collections", "retrieval", "report", "book", "spark"}
 THIRD_PARTY_CORE = {"numpy", "pandas", "scipy"}
 
 
@@ -66,7 +66,17 @@ def test_core_never_imports_the_book(name):
         assert not module.startswith("searchgrade.book"), f"{name}.py imports searchgrade.book"
 
 
-@pytest.mark.parametrize("sub", ["collections", "retrieval", "report"])
+@pytest.mark.parametrize("name", CORE)
+def test_core_never_imports_spark(name):
+    """searchgrade.spark (the spark extra, pyspark) is an extra subpackage: no core module imports it, at any level."""
+    depth = name.count("/")
+    for module, level in _imports(PKG / f"{name}.py", top_level_only=False):
+        assert not (level > depth and module.split(".")[0] == "spark"), f"{name}.py imports searchgrade.spark"
+        assert not module.startswith("searchgrade.spark"), f"{name}.py imports searchgrade.spark"
+        assert module.split(".")[0] != "pyspark", f"{name}.py imports pyspark"
+
+
+@pytest.mark.parametrize("sub", ["collections", "retrieval", "report", "spark"])
 def test_collections_and_retrieval_do_not_import_the_book(sub):
     for path in (PKG / sub).glob("*.py"):
         for module, level in _imports(path, top_level_only=False):
@@ -91,7 +101,7 @@ def test_importing_the_core_loads_no_extra():
             "searchgrade.retrievers.text_relevance; "
             "print(' '.join(sorted(m for m in ('matplotlib', 'tqdm', 'torch', 'sentence_transformers', 'kiwipiepy', "
             "'mecab', 'snowballstemmer', 'IPython', 'myst_nb', 'pytrec_eval', 'searchgrade.book', 'langchain_core', "
-            "'llama_index', 'nuggetizer', 'ranx_k', 'openai') "
+            "'llama_index', 'nuggetizer', 'ranx_k', 'openai', 'pyspark', 'searchgrade.spark') "
             "if m in sys.modules)))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert out.stdout.strip() == ""
@@ -102,7 +112,8 @@ def test_core_dependencies_are_numpy_pandas_scipy():
     names = {d.split(">")[0].split("=")[0].split("<")[0].strip() for d in project["dependencies"]}
     assert names == THIRD_PARTY_CORE
     extras = project["optional-dependencies"]
-    assert {"collections", "retrieval", "book", "test", "bench"} <= set(extras)
+    assert {"collections", "retrieval", "book", "test", "bench", "spark"} <= set(extras)
+    assert any(d.startswith("pyspark>=4") for d in extras["spark"])
     oracles = {"pytrec-eval-terrier", "ir-measures", "cwl-eval", "ranx"}
     for extra in ("collections", "retrieval"):
         assert not oracles & {d.split(">")[0].split("=")[0] for d in extras[extra]}

@@ -36,11 +36,11 @@ def test_refusals(args, error):
 def test_whole_number_columns_print_as_integers_and_others_keep_their_digits():
     df = pd.DataFrame({"문서 수": [2835.0, 1962.0], "평균": [0.5, 0.25], "빈칸": [3.0, None]})
     out = show(df, "Cranfield: 셈", digits=3)._repr_html_()
-    assert "2835" in out and "2835.0" not in out and "1962.000" not in out
+    assert "2,835" in out and "2,835.0" not in out and "1,962.000" not in out
     assert "0.500" in out and "0.250" in out
     assert ">3<" in out and "3.000" not in out
     text = repr(show(df, "Cranfield: 셈"))
-    assert "2835" in text and "2835.0" not in text and "0.5" in text
+    assert "2,835" in text and "2,835.0" not in text and "0.5" in text
     assert df["문서 수"].dtype == float
 
 
@@ -62,7 +62,7 @@ def test_a_column_of_perfect_scores_keeps_its_decimals():
 def test_numbers_in_an_object_column_print_whole_and_text_columns_are_left_alone():
     df = pd.DataFrame({"a": [2835.0, "x"], "b": [1962.0, 3.5]}).T   # every column is object
     out = show(df, "Cranfield: 셈")._repr_html_()
-    assert ">2835<" in out and ">1962<" in out           # column 0: numbers only
+    assert ">2,835<" in out and ">1,962<" in out         # column 0: numbers only
     assert "3.500" in out and ">x<" in out               # column 1: text and a number, left alone
     mixed = pd.DataFrame({"이름": ["x", "y"], "수": pd.Series([3.0, 12.0], dtype=object)})
     html = show(mixed, "장난감 예")._repr_html_()

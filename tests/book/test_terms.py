@@ -25,6 +25,7 @@ TERMS: dict[str, list[str]] = {
     "밀집 검색기": ["밀집 모델", "임베딩 모델"],
     "정답": ["정답 문서", "정답 문단", "관련 문서"],
     "Recall@k": ["R@k"],
+    "너깃": ["너겟"],
 }
 
 # how each variant is found: Korean variants not glued to a preceding syllable, R@ before a cutoff

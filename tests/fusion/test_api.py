@@ -82,7 +82,7 @@ def test_bad_arguments_are_clear_errors():
         sg.fuse([A, B], "rrf", params={"K": 10})
     with pytest.raises(ValueError, match="no runs to fuse"):
         sg.fuse([], "rrf")
-    with pytest.raises(TypeError, match="run 0 is not a"):
+    with pytest.raises(TypeError, match="run 1 is not a"):   # counted from 1
         sg.fuse([{"q1": 1.0}], "rrf")
     with pytest.raises(ValueError, match="not finite"):
         sg.fuse([{"q": {"a": math.inf}}], "sum")

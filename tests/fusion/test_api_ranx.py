@@ -165,6 +165,9 @@ def test_grids_are_ranx_grids():
     for n in (2, 3):
         assert [g["weights"] for g in grid("wsum", n)] == [list(c) for c in
                                                           get_trial_configs(get_possible_weights(0.1), n)]
+    for step, n in ((0.2, 4), (0.25, 3), (0.05, 3), (0.5, 5)):   # made without ranx's len ** n filter
+        assert [g["weights"] for g in grid("wsum", n, step=step)] == [
+            list(c) for c in get_trial_configs(get_possible_weights(step), n)], (step, n)
     assert [g["k"] for g in grid("rrf", 2)] == list(range(10, 101, 10))
     assert len(grid("rbc", 2)) == len(grid("gmnz", 2)) == 100 and grid("rbc", 2)[-1] == {"phi": 1.0}
     assert [g["n_segments"] for g in grid("probfuse", 2)] == list(range(1, 101))
@@ -199,3 +202,44 @@ def test_trained_methods_learn_ranx_values():
         ours = searchgrade.fuse(runs, name, "min-max", {k: v for k, v in PARAMS.items() if k in METHODS[name].params},
                                 qrels=qrels)
         _compare(ours, theirs, name)
+
+
+def _tied_runs(seed: int, n_docs: int):
+    """Two runs of 3 queries, n_docs documents each from 4 scores (many ties), listed in a shuffled order."""
+    rng = np.random.default_rng(seed)
+    docs = [f"d{i:03d}" for i in range(60)]
+    runs = []
+    for _ in range(2):
+        run = {}
+        for q in ("q1", "q2", "q3"):
+            chosen = rng.choice(docs, n_docs, replace=False).tolist()
+            run[q] = {d: float(rng.choice([0.25, 0.5, 1.0, 2.0])) for d in chosen}
+        runs.append(run)
+    return runs
+
+
+@pytest.mark.parametrize("method, norm, params", [("rrf", None, {"k": 60}), ("rrf", "min-max", {"k": 10}),
+                                                  ("isr", None, {}), ("bordafuse", "rank", {}),
+                                                  ("rbc", None, {"phi": 0.8})])
+def test_ties_input_gives_ranx_values_on_tied_input(method, norm, params):
+    # lists of 40: ranx's sort (numba's quicksort) does not keep the input order of tied documents there,
+    # so its order is read back from its runs, as a team moving from ranx has them
+    runs = _tied_runs(7, 40)
+    ranx_runs = [ranx.Run(r) for r in runs]
+    theirs = ranx.fuse(ranx_runs, norm=norm, method=method, params=params).to_dict()
+    as_ranx_lists = [dict(r.to_dict()) for r in ranx_runs]
+    ours = searchgrade.fuse(as_ranx_lists, method, norm, params, ties="input")
+    _compare(ours, theirs, f"{method} / {norm} ties='input'")
+    trec = searchgrade.fuse(as_ranx_lists, method, norm, params)   # the default breaks ties by document id
+    assert any(not _close(trec[q][d], theirs[q][d]) for q in trec for d in trec[q])
+
+
+def test_ties_input_keeps_the_dict_order_that_ranx_keeps_in_short_lists():
+    # up to 15 documents ranx's sort is an insertion sort: tied documents stay in the dict's order
+    runs = _tied_runs(11, 12)
+    theirs = ranx.fuse([ranx.Run(r) for r in runs], norm=None, method="rrf", params={"k": 60}).to_dict()
+    _compare(searchgrade.fuse(runs, "rrf", None, {"k": 60}, ties="input"), theirs, "rrf ties='input'")
+    qrels = {q: {f"d{i:03d}": 1 for i in range(0, 60, 3)} for q in ("q1", "q2", "q3")}
+    p = {"probs": posfuse_train(ranx.Qrels(qrels), [ranx.Run(r) for r in runs])}
+    theirs = ranx.fuse([ranx.Run(r) for r in runs], norm=None, method="posfuse", params=p).to_dict()
+    _compare(searchgrade.fuse(runs, "posfuse", None, qrels=qrels, ties="input"), theirs, "posfuse ties='input'")

@@ -76,3 +76,13 @@ def test_the_first_bad_line_stops_the_reading():
     with pytest.raises(FormatError, match=r"^x:2: score 'nan' is not finite$"):
         read_run_blocks(blocks(), "x")
     assert read == [0, 1]
+
+
+def test_a_run_read_as_qrels_and_qrels_read_as_a_run_ask_whether_they_were_swapped():
+    with pytest.raises(FormatError, match=r"found 6 \(qrels lines have no fields after the grade; a run line: are "
+                                          r"the qrels and the run swapped\?\)"):
+        read_qrels_text("q1 Q0 d1 1 2.5 bm25\n", "run.txt")
+    with pytest.raises(FormatError, match=r"found 4 \(a qrels line: are the qrels and the run swapped\?\)"):
+        read_run_text("q1 0 d1 1\n", "qrels.txt")
+    with pytest.raises(FormatError, match=r"found 5 \(qrels lines have no fields after the grade\)$"):
+        read_qrels_text("q1 0 d1 1 x\n", "odd.txt")

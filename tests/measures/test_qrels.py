@@ -186,3 +186,68 @@ def test_judgments_of_a_few_rows_in_any_qrels_order():
     index = QrelsIndex(qrels)
     row, at = index.judgments(["c", "a"])
     assert row.tolist() == [0, 0, 0, 1] and index.grade[at].tolist() == [0, 1, 3, 2]
+# ------------------------------------------------- grades that look like scores (issue 41 §3)
+def _swapped_case():
+    """A run with integer scores 1000 - rank (depth 100) and binary qrels: as sg.mean(run, qrels) gets them."""
+    run = {f"q{i}": {f"d{j}": 1000 - j for j in range(100)} for i in range(5)}
+    qrels = {f"q{i}": {f"d{j}": int(j % 3 == 0) for j in range(0, 100, 7)} for i in range(5)}
+    return run, qrels
+
+
+def test_swapped_dicts_warn_that_the_grades_look_like_scores():
+    run, qrels = _swapped_case()
+    with pytest.warns(UserWarning, match=r"the qrels' grades look like a run's scores \(every grade is above 100, "
+                                         r"from 901 to 1000\): are the qrels and the run swapped\?"):
+        sg.mean(run, qrels, ["AP"])
+    deep = {q: {f"d{j}": 1000 - j for j in range(1000)} for q in run}     # 1..1000: some grades are small
+    with pytest.warns(UserWarning, match=r"a query has 1000 different grades\): are the qrels and the run swapped"):
+        sg.mean(deep, qrels, ["AP"])
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        sg.mean(qrels, {q: {d: float(s) for d, s in docs.items()} for q, docs in run.items()}, ["AP"])
+    with pytest.raises(ValueError, match=r"grade 0.75 is not an integer \(are the qrels and the run swapped\?\)"):
+        sg.mean({"q": {"a": 0.75}}, qrels, ["AP"])
+
+
+def _real_qrels():
+    """Every qrels of the book's collections and of the shared test data (../shared) that searchgrade reads."""
+    from searchgrade.collections import LOADERS, load
+
+    from tests.support.golden import ROOT
+
+    for name in sorted(set(LOADERS) - {"beir"}):
+        yield f"collection {name}", load(name).qrels
+    shared = ROOT.parent / "shared"
+    paths = sorted({*shared.glob("data/**/*qrel*"), *shared.glob("peer_tests/**/*qrel*"),
+                    *shared.glob("trec_eval_golden/**/*qrel*"), *shared.glob("ndeval_golden/*.qrels")})
+    for path in paths:
+        try:
+            yield str(path), sgio.read_qrels(path, warn=False)
+        except (sgio.FormatError, ValueError):
+            continue        # not TREC qrels (cranfield's own format), or an ndeval case built to be refused
+
+
+def test_the_score_rule_never_fires_on_real_qrels():
+    from searchgrade.measures.qrels import score_like
+
+    seen = 0
+    for name, qrels in _real_qrels():
+        query = np.repeat(np.arange(len(qrels)), [len(d) for d in qrels.values()])
+        grade = np.fromiter((g for d in qrels.values() for g in d.values()), dtype=np.int64)
+        assert score_like(query, grade) is None, name
+        seen += 1
+    assert seen > 100
+    run, _ = _swapped_case()
+    query = np.repeat(np.arange(5), 100)
+    assert score_like(query, np.array([g for d in run.values() for g in d.values()])) is not None
+
+
+# ------------------------------------------------- float document ids (issue 41 §3)
+def test_float_document_ids_that_match_as_text_are_warned_about():
+    with pytest.warns(UserWarning, match=r"document ids differ from the qrels' only in type: query 'q1': qrels "
+                                         r"'1.0' \(str\) vs run 1.0 \(float\)"):
+        df = sg.evaluate({"q1": {"a": 1, "1.0": 1}}, {"q1": {1.0: 0.5}}, ["AP"])
+    assert df.loc["q1", "AP"] == 0.0
+    with pytest.warns(UserWarning, match=r"1 of them differ from a qrels query id only in type: qrels '2.5' "
+                                         r"\(str\) vs run 2.5 \(float\)"):
+        sg.evaluate({"2.5": {"a": 1}}, {2.5: {"a": 0.5}}, ["AP"])

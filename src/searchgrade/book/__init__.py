@@ -12,6 +12,7 @@ module                    what it holds
 :mod:`.widgets`           the scoring lab and the rank slider (kernel-free widgets; chapter 5's
                           per-query viewer is :mod:`searchgrade.report.viewer`)
 :mod:`.plotting`          the one plot style (NanumGothic, Okabe-Ito palette)
+:mod:`.pairmaps`          chapter 6's map of pairwise mean differences (coloured where the test separates)
 :mod:`.tables`            the one table style (:func:`show`: caption above, rounded, headers on one line)
 :mod:`.sphinxext`         the Sphinx hook (notebook download, launch link, web font)
 :mod:`.webfont`           the Korean web font (NanumGothic as woff2, @font-face), written at build time

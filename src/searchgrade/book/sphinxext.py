@@ -17,6 +17,11 @@ hook writes NanumGothic as woff2 and its stylesheet into ``_static`` (the styles
 every page from the start). ``searchgrade_webfont_cache`` names the folder that keeps the converted
 fonts between builds (default: ``.webfont`` next to the output folder).
 
+Tables and figures are not numbered (``searchgrade_numfig``, default False): the chapters' tables are HTML
+from :func:`searchgrade.book.show`, which Sphinx cannot number, so numbering only the few MyST tables gave
+lone numbers ("표 7"). sphinx-jupyterbook-latex sets ``numfig = True`` for every builder at
+``config-inited``; this hook runs after it and sets ``numfig`` to ``searchgrade_numfig``.
+
 Use it with ``sphinx: extra_extensions: [searchgrade.book.sphinxext]`` in ``_config.yml``.
 """
 from __future__ import annotations
@@ -107,6 +112,11 @@ def write_webfont(app, exception) -> None:
     webfont.write_static(Path(app.outdir) / "_static", webfont_cache(app))
 
 
+def keep_numfig(app, config) -> None:
+    """config-inited hook (after sphinx-jupyterbook-latex's, which forces numfig on): numfig as the book sets it."""
+    config.numfig = bool(config.searchgrade_numfig)
+
+
 def setup(app):
     """Register the config values and the hooks (buttons after sphinx-book-theme's, priority 501)."""
     app.add_config_value("searchgrade_launch_url", "", "html")
@@ -116,6 +126,8 @@ def setup(app):
     app.connect("html-page-context", add_notebook_buttons, priority=502)
     app.connect("html-page-context", drop_duplicate_scripts, priority=900)
     app.connect("config-inited", default_theme_mode)
+    app.add_config_value("searchgrade_numfig", False, "env")
+    app.connect("config-inited", keep_numfig, priority=900)
     app.add_config_value("searchgrade_webfont_cache", "", "html")
     app.add_css_file(webfont.CSS_FILE, priority=900)  # after the theme's, so its font variables win
     app.connect("build-finished", write_webfont)

@@ -10,11 +10,11 @@
 
 Every command line lives in this package. A subcommand's module is imported only when it is asked
 for, after the package it drives (``_ENGINES``), so that a missing extra is one ``error:`` line
-naming the extra.
+naming the extra. Each names itself in its usage and help as the user typed it (:func:`typed_command`).
 """
 from __future__ import annotations
 
-import argparse
+import os
 import sys
 
 _SUBCOMMANDS = {
@@ -33,8 +33,26 @@ _ENGINES = {"runs": "searchgrade.retrieval.runs", "report": "searchgrade.report.
 """The package each command line drives, imported first (the command modules import it lazily)."""
 
 
+def typed_command(sub: str) -> str:
+    """The command line ``sub`` as the user typed it, for its usage and help: ``searchgrade trec_eval``,
+    ``python -m searchgrade ndeval``, ``python -m searchgrade.trec_eval`` or a script's own name
+    (``searchgrade-trec-eval``), read from ``sys.argv[0]``; ``searchgrade SUB`` when called from Python."""
+    argv0 = sys.argv[0] if sys.argv and sys.argv[0] else ""
+    script = os.path.basename(argv0).removesuffix(".exe")
+    parts = os.path.normpath(argv0).split(os.sep)[-2:]
+    if script == f"searchgrade-{sub.replace('_', '-')}":
+        return script
+    if parts == ["searchgrade", f"{sub}.py"]:
+        return f"python -m searchgrade.{sub}"
+    if parts == ["searchgrade", "__main__.py"]:
+        return f"python -m searchgrade {sub}"
+    return f"searchgrade {sub}"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Entry point of ``python -m searchgrade`` and the ``searchgrade`` script; returns the exit status."""
+    import argparse
+
     from .. import __version__
 
     argv = sys.argv[1:] if argv is None else list(argv)

@@ -16,16 +16,22 @@ module             holds
 :mod:`.condorcet`  Condorcet's pairwise sort
 :mod:`.training`   what the trained methods learn from relevance judgements
 :mod:`.methods`    the methods, one registry row each (parameters, kernels, paper)
-:mod:`.api`        :func:`fuse`, :func:`normalize`, argument checks
+:mod:`.checks`     what each parameter may be, and the one-line errors for the rest
+:mod:`.api`        :func:`fuse`, :func:`normalize`
+:mod:`.grids`      ranx's grids of parameter settings, refused when empty or too large
 :mod:`.tuning`     :func:`optimize_fusion` and its held-out folds
 =================  ====================================================================
 
 Where searchgrade and ranx differ on purpose: ties are ranked as trec_eval ranks them (score
-descending, then document id descending; ranx's order of tied scores is its sort's); runs
+descending, then document id descending; ranx's order of tied scores is its sort's, which
+``ties="input"`` follows when given ranx's runs as dicts, see :func:`fuse`); runs
 with different queries are fused over the runs that have each query, with a warning (ranx
 asserts); Condorcet and rank-based methods after ``borda`` start from a fixed order where
 ranx starts from a Python set's (see :mod:`.condorcet`, :mod:`.norms`); ``rrf`` takes
-``weights``; ``min-max-one`` (the line-up's ``convex``) is searchgrade's own.
+``weights``; ``min-max-one`` (the line-up's ``convex``) is searchgrade's own; ``sum`` and
+``zmuv`` round less on large scores (see :mod:`.norms`); parameters are checked
+(:mod:`.checks`) where ranx lets numpy fail; a weight grid is made without ranx's 11**n
+enumeration and refused above ``max_trials`` (:mod:`.grids`).
 """
 from __future__ import annotations
 

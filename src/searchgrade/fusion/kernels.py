@@ -80,17 +80,20 @@ def c_segfuse(pool: Pool, r: int, p: dict) -> np.ndarray:
 
 
 def c_slidefuse(pool: Pool, r: int, p: dict) -> np.ndarray:
-    """The mean of the position probabilities from rank - w to rank + w (within the list)."""
+    """The mean of the position probabilities from rank - w to rank + w (within the list); 0 past the
+    positions seen in training."""
     probs = np.asarray(p["probs"][r], dtype=np.float64)
     ranks, n = _ranks(pool, r), _length(pool, r)
-    present = ~np.isnan(ranks)
-    pos = np.where(present, ranks - 1, 0).astype(np.int64)
+    out = np.full(len(ranks), np.nan)
+    present = np.flatnonzero(~np.isnan(ranks))   # (a run with an empty list for a query has none there)
+    pos = (ranks[present] - 1).astype(np.int64)
     a = np.maximum(pos - p["w"], 0)
-    b = np.minimum(pos + p["w"], np.maximum(n - 1, 0))
+    b = np.minimum(pos + p["w"], n[present] - 1)
     padded = np.zeros(max(int(n.max(initial=0)), len(probs)) + 1)
     padded[1:len(probs) + 1] = probs
     cum = np.cumsum(padded)
-    return np.where(present, (cum[b + 1] - cum[a]) / (b - a + 1), np.nan)
+    out[present] = (cum[b + 1] - cum[a]) / (b - a + 1)
+    return out
 
 
 def c_mapfuse(pool: Pool, r: int, p: dict) -> np.ndarray:

@@ -7,18 +7,21 @@ gives each query's slice); a query a run does not have is an empty list for that
 
 Ranks follow trec_eval's order of a run's scores: score descending, ties broken by document
 id descending (:func:`trec_ranks`), so a fused run depends only on the scores, never on the
-order of a dict. :meth:`Pool.to_run` writes a fused run back as ``{qid: {docid: score}}``
-in that same order.
+order of a dict. With ``ties="input"`` a run's tied documents keep the order the run lists
+them instead (``tiekey``: each entry's place in its run, as the evaluation's ``ties="input"``
+does). :meth:`Pool.to_run` writes a fused run back as ``{qid: {docid: score}}`` in
+trec_eval's order either way.
 """
 from __future__ import annotations
 
-import warnings
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from itertools import chain, islice
 
 import numpy as np
 import pandas as pd
+
+from ..measures.qrels import warn_user
 
 __all__ = ["Pool", "build_pool", "ceil_div", "trec_order_index", "trec_ranks", "warn_missing_queries"]
 
@@ -36,6 +39,7 @@ class Pool:
     has_query: np.ndarray         # (n_runs, n_queries) bool: the run has the query
     dockey: np.ndarray            # (n_cand,) each document id's place in the text order of all of them
     ranks: np.ndarray | None = field(default=None, compare=False)  # (n_runs, n_cand) 1-based, NaN absent
+    tiekey: np.ndarray | None = field(default=None, compare=False)  # (n_runs, n_cand) ties="input": larger first
 
     @property
     def n_runs(self) -> int:
@@ -50,8 +54,13 @@ class Pool:
         """The pool with ``ranks`` filled in (each run's trec_eval order of its current scores)."""
         if self.ranks is not None:
             return self
-        ranks = np.stack([trec_ranks(self, row) for row in self.scores]) if self.n_runs else self.scores
+        ranks = (np.stack([trec_ranks(self, row, self.tie_key(r)) for r, row in enumerate(self.scores)])
+                 if self.n_runs else self.scores)
         return replace(self, ranks=ranks)
+
+    def tie_key(self, r: int) -> np.ndarray:
+        """What breaks run r's ties, larger first: the document id's text order, or (ties="input") its place."""
+        return self.dockey if self.tiekey is None else self.tiekey[r]
 
     def counts(self, present: np.ndarray) -> np.ndarray:
         """Per query, how many candidates are marked in a boolean (n_cand,) array."""
@@ -113,10 +122,14 @@ def trec_order_index(pool: Pool, values: np.ndarray, idx: np.ndarray | None = No
     return idx[_sorted_order(pool.cand_q[idx], values[idx], pool.dockey[idx])]
 
 
-def trec_ranks(pool: Pool, row: np.ndarray) -> np.ndarray:
-    """1-based rank of each candidate in one run's list for its query (trec_eval order); NaN where absent."""
+def trec_ranks(pool: Pool, row: np.ndarray, key: np.ndarray | None = None) -> np.ndarray:
+    """1-based rank of each candidate in one run's list for its query; NaN where absent.
+
+    Ties are broken by ``key`` descending (default: the document ids' text order, trec_eval's).
+    """
     idx = np.flatnonzero(~np.isnan(row))
-    order = trec_order_index(pool, row, idx)
+    key = pool.dockey if key is None else key
+    order = idx[_sorted_order(pool.cand_q[idx], row[idx], key[idx])]
     q = pool.cand_q[order]
     first = np.searchsorted(q, q, side="left")
     ranks = np.full(len(row), np.nan)
@@ -125,10 +138,11 @@ def trec_ranks(pool: Pool, row: np.ndarray) -> np.ndarray:
 
 
 def _entry_ranks(qi: np.ndarray, scores: np.ndarray, dockey: np.ndarray) -> np.ndarray:
-    """1-based rank of each entry of one run within its query (its list is contiguous), trec_eval order.
+    """1-based rank of each entry of one run within its query (its list is contiguous): score descending,
+    ties by ``dockey`` descending.
 
-    A run whose lists are already in trec_eval order (as files and retrievers write them)
-    costs one pass; any other is sorted.
+    A run whose lists are already in that order (as files and retrievers write them in
+    trec_eval's) costs one pass; any other is sorted.
     """
     same = qi[1:] == qi[:-1]
     start = np.flatnonzero(np.concatenate(([True], ~same)))
@@ -161,8 +175,28 @@ def _entries(run: Mapping, name: str, qindex: dict) -> tuple[np.ndarray, list, n
     return qi, list(chain.from_iterable(lists)), scores
 
 
-def build_pool(runs: Sequence[Mapping], names: Sequence[str]) -> Pool:
-    """The :class:`Pool` of runs ``{qid: {docid: score}}``; ``names`` name them in messages."""
+def _doc_text_ranks(unique, runs: Sequence[Mapping], names: Sequence[str]) -> np.ndarray:
+    """:func:`_text_ranks` of the distinct document ids; ids that cannot be ordered are a TypeError naming where."""
+    try:
+        return _text_ranks(unique)
+    except TypeError:
+        first = type(unique[0])
+        for name, run in zip(names, runs):
+            for q, docs in run.items():
+                odd = next((d for d in docs if type(d) is not first), None)
+                if odd is not None:
+                    raise TypeError(f"fusion: document ids of different types cannot be ordered: run {name}, "
+                                    f"query {q!r} has {odd!r} ({type(odd).__name__}) where another is "
+                                    f"{unique[0]!r} ({first.__name__}); use one type (e.g. str)") from None
+        raise
+
+
+def build_pool(runs: Sequence[Mapping], names: Sequence[str], ties: str = "trec") -> Pool:
+    """The :class:`Pool` of runs ``{qid: {docid: score}}``; ``names`` name them in messages.
+
+    ``ties``: ``"trec"`` ranks a run's tied documents by document id descending, ``"input"`` in
+    the order the run lists them.
+    """
     for name, run in zip(names, runs):
         if not isinstance(run, Mapping) or not all(isinstance(v, Mapping) for v in run.values()):
             raise TypeError(f"fusion: run {name} is not a {{qid: {{docid: score}}}} mapping")
@@ -174,7 +208,7 @@ def build_pool(runs: Sequence[Mapping], names: Sequence[str]) -> Pool:
     docs = np.empty(len(qi), dtype=object)
     docs[:] = list(chain.from_iterable(p[1] for p in parts))
     codes, unique_docs = pd.factorize(docs)
-    text_rank = _text_ranks(unique_docs)
+    text_rank = _doc_text_ranks(unique_docs, runs, names)
     n_docs = max(len(unique_docs), 1)
     cand, keys = pd.factorize(qi * n_docs + codes)
     cand_q = keys // n_docs
@@ -185,20 +219,29 @@ def build_pool(runs: Sequence[Mapping], names: Sequence[str]) -> Pool:
     scores = np.full((len(runs), len(keys)), np.nan)
     scores[where] = np.concatenate([p[2] for p in parts]) if parts else []
     bounds = np.cumsum([0] + [len(p[2]) for p in parts])
+    # an entry's tie key, larger first: its document id's text order, or (ties="input") how early its run lists it
+    entry_key = text_rank[codes] if ties == "trec" else np.concatenate(
+        [np.arange(b - a, 0, -1) for a, b in zip(bounds[:-1], bounds[1:])] or [np.zeros(0, np.int64)])
     ranks = np.full((len(runs), len(keys)), np.nan)
-    ranks[where] = np.concatenate([_entry_ranks(p[0], p[2], text_rank[codes[a:b]])
+    ranks[where] = np.concatenate([_entry_ranks(p[0], p[2], entry_key[a:b])
                                    for p, a, b in zip(parts, bounds[:-1], bounds[1:])]) if parts else []
+    tiekey = None
+    if ties != "trec":
+        tiekey = np.zeros((len(runs), len(keys)), dtype=np.int64)
+        tiekey[where] = entry_key
     has_query = np.zeros((len(runs), len(qids)), dtype=bool)
     for i, run in enumerate(runs):
         has_query[i, [qindex[q] for q in run]] = True
     cand_q = np.asarray(cand_q[order], dtype=np.int64)
     doc_code = (keys % n_docs)[order]
     return Pool(tuple(names), qids, np.searchsorted(cand_q, np.arange(len(qids) + 1)), cand_q,
-                np.asarray(unique_docs, dtype=object)[doc_code], scores, has_query, text_rank[doc_code], ranks)
+                np.asarray(unique_docs, dtype=object)[doc_code], scores, has_query, text_rank[doc_code], ranks,
+                tiekey)
 
 
 def warn_missing_queries(pool: Pool) -> None:
-    """One UserWarning naming the queries some runs lack (they are fused over the runs that have them)."""
+    """One UserWarning naming the queries some runs lack (they are fused over the runs that have them), attributed
+    to the caller's line outside searchgrade."""
     lacking = ~pool.has_query
     if not lacking.any():
         return
@@ -209,8 +252,8 @@ def warn_missing_queries(pool: Pool) -> None:
             few = ", ".join(map(repr, missing[:5])) + (", ..." if len(missing) > 5 else "")
             parts.append(f"run {name} lacks {len(missing)} ({few})")
     n = int(lacking.any(axis=0).sum())
-    warnings.warn(f"fusion: the runs do not have the same queries; {n} {'query is' if n == 1 else 'queries are'} "
-                  f"fused over the runs that have them: {'; '.join(parts)}", UserWarning, stacklevel=4)
+    warn_user(f"fusion: the runs do not have the same queries; {n} {'query is' if n == 1 else 'queries are'} "
+              f"fused over the runs that have them: {'; '.join(parts)}")
 
 
 def ceil_div(a: np.ndarray, b: int | np.ndarray) -> np.ndarray:

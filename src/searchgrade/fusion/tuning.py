@@ -8,13 +8,10 @@ the fold left out: each query gets one held-out score. The result holds the choi
 queries (ranx's answer), its score there, each fold's choice and scores, and the mean
 held-out score, so the optimism of tuning on the test queries is a number.
 
-The grids are ranx 0.3.21's (its keyword names and defaults): weights for ``wsum``, ``wmnz``,
-``mixed``, ``w_bordafuse`` and ``w_condorcet`` from 0 to 1 by ``step`` = 0.1, every
-combination whose sum is exactly 1.0; ``rrf``'s k from 10 to 100 by 10; ``gmnz``'s gamma,
-``logn_isr``'s sigma and ``rbc``'s phi from 0.01 to 1 by 0.01; ``probfuse``'s n_segments and
-``slidefuse``'s w from 1 to 100. ``segfuse``, ``mapfuse``, ``posfuse`` and ``bayesfuse`` have
-nothing to search: they are trained (on the tuning queries) and scored. As in ranx the last
-grid point with the best score wins. Scores are searchgrade's (``metric`` as
+The grids are ranx 0.3.21's (:mod:`.grids`, which refuses an empty grid and one larger than
+``max_trials``); ``segfuse``, ``mapfuse``, ``posfuse`` and ``bayesfuse`` have nothing to
+search: they are trained (on the tuning queries) and scored. As in ranx the last grid point
+with the best score wins. Scores are searchgrade's (``metric`` as
 :func:`searchgrade.evaluate` reads it), averaged over the queries with the evaluation's
 defaults: qrels queries the fused run lacks and run queries without qrels are left out, with
 a warning.
@@ -23,57 +20,16 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from itertools import product
 
 import numpy as np
 
 from .api import as_runs, method_row, norm_row, prepare, resolve_params
+from .checks import check_ties
+from .grids import MAX_TRIALS, grid
 from .methods import Method, apply, learn
 from .pool import Pool
 
 __all__ = ["optimize_fusion", "FusionTuning", "grid"]
-
-_WEIGHTED = ("wsum", "wmnz", "mixed", "w_bordafuse", "w_condorcet")
-_RANGES = {"rrf": ("k", 10, 100, 10), "gmnz": ("gamma", 0.01, 1.0, 0.01), "logn_isr": ("sigma", 0.01, 1.0, 0.01),
-           "rbc": ("phi", 0.01, 1.0, 0.01), "probfuse": ("n_segments", 1, 100, 1), "slidefuse": ("w", 1, 100, 1)}
-_TRAINED_ONLY = ("segfuse", "mapfuse", "posfuse", "bayesfuse")
-
-
-def _decimals(step) -> int:
-    """Decimals of a grid step, as ranx rounds its grid points."""
-    text = str(step)
-    return len(text.split(".")[1]) if "." in text else 0
-
-
-def grid(method: str, n_runs: int, **options) -> list[dict]:
-    """ranx's grid of parameter settings for a method (options: ranx's ``step``, ``min_k``, ``max_gamma``, ...)."""
-    if method in _WEIGHTED:
-        _check_options(method, options, {"step"})
-        step = options.get("step", 0.1)
-        values = [round(float(x), _decimals(step)) for x in np.arange(0, 1 + step, step)]
-        return [{"weights": list(seq)} for seq in product(values, repeat=n_runs) if sum(seq) == 1.0]
-    if method in _RANGES:
-        name, lo, hi, step = _RANGES[method]
-        _check_options(method, options, {f"min_{name}", f"max_{name}"} | ({"step"} if step != 1 else set()))
-        lo, hi = options.get(f"min_{name}", lo), options.get(f"max_{name}", hi)
-        step = options.get("step", step)
-        if isinstance(step, int) and isinstance(lo, int) and isinstance(hi, int):
-            return [{name: v} for v in range(lo, hi + 1, step)]
-        return [{name: round(float(v), _decimals(step))} for v in np.arange(lo, hi + step, step)]
-    if method in _TRAINED_ONLY:
-        _check_options(method, options, set())
-        return [{}]
-    raise ValueError(f"fusion {method} has no parameter to tune (tunable: "
-                     f"{', '.join([*_WEIGHTED, *_RANGES, *_TRAINED_ONLY])})")
-
-
-def _check_options(method: str, options: Mapping, allowed: set) -> None:
-    """Refuse grid options the method does not take."""
-    bad = sorted(set(options) - allowed)
-    if bad:
-        raise ValueError(f"optimize_fusion {method}: unknown grid option(s) {', '.join(bad)} "
-                         f"(it takes {', '.join(sorted(allowed)) or 'none'})")
-
 
 @dataclass
 class FusionTuning:
@@ -87,6 +43,14 @@ class FusionTuning:
     trials: list[tuple[dict, float]]  # every grid point and its mean score on all queries
     folds: list[dict] = field(default_factory=list)
     held_out: float | None = None     # mean over the queries of each query's held-out score
+
+    def __repr__(self) -> str:
+        """One line: the choice and its scores (``trials``, ``folds`` and ``table()`` hold the details)."""
+        held = "" if self.held_out is None else f", held_out={self.held_out:.4f} ({len(self.folds)} folds)"
+        params = ", ".join(f"{k}={v}" for k, v in self.params.items())
+        return (f"FusionTuning({self.method}, norm={self.norm}, {self.metric}: {params or 'no parameters'}; "
+                f"score={self.score:.4f} on {self.n_queries} quer{'y' if self.n_queries == 1 else 'ies'}{held}; "
+                f"{len(self.trials)} trials)")
 
     @property
     def optimism(self) -> float | None:
@@ -155,7 +119,8 @@ def _fold(scorer: _Scorer, trials: list[dict], tune: list, test: list, number: i
 
 
 def optimize_fusion(qrels, runs, method: str = "wsum", norm: str | None = "min-max", metric: str = "ndcg",
-                    folds: int | None = None, *, seed: int = 0, **grid_options) -> FusionTuning:
+                    folds: int | None = None, *, seed: int = 0, ties: str = "trec", max_trials: int = MAX_TRIALS,
+                    **grid_options) -> FusionTuning:
     """Search ranx's grid for a fusion method's parameters; with ``folds=k``, also a k-fold held-out score.
 
     ``qrels``, ``runs``, ``method`` and ``norm`` as in :func:`searchgrade.fuse` (``runs``: a list or
@@ -164,7 +129,10 @@ def optimize_fusion(qrels, runs, method: str = "wsum", norm: str | None = "min-m
     choice made on all queries and its score there (ranx's answer); with ``folds`` the queries
     are shuffled with ``seed`` and cut into ``folds`` parts, each part is scored with the
     parameters tuned on the others (``folds`` lists them), ``held_out`` is the mean of those
-    scores over all queries and ``optimism`` how much ``score`` exceeds it.
+    scores over all queries and ``optimism`` how much ``score`` exceeds it. ``ties`` as in
+    :func:`searchgrade.fuse`. A grid of more than ``max_trials`` settings (ranx's weights for
+    many runs: 92,378 at 10 runs) is refused with its size and how to narrow it. Printed, the
+    result is one line; its attributes and :meth:`FusionTuning.table` hold the details.
     """
     m, nm = method_row(method), norm_row(norm)
     if not isinstance(qrels, Mapping):
@@ -172,8 +140,9 @@ def optimize_fusion(qrels, runs, method: str = "wsum", norm: str | None = "min-m
 
         qrels = as_qrels(qrels)
     runs_list, names = as_runs(runs)
-    trials = grid(m.name, len(runs_list), **grid_options)
-    scorer = _Scorer(prepare(runs_list, names, nm, m, warn=True), m, runs, names, qrels, metric)
+    trials = grid(m.name, len(runs_list), max_trials=max_trials, **grid_options)
+    pool = prepare(runs_list, names, nm, m, warn=True, ties=check_ties(ties))
+    scorer = _Scorer(pool, m, runs, names, qrels, metric)
     everything = [scorer(t, None) for t in trials]
     queries = list(everything[0])
     if not queries:

@@ -12,25 +12,33 @@ Rules: a line has exactly 4 fields (split at C whitespace); blank lines and ``#`
 skipped; the grade is a decimal integer; a document judged twice for one subtopic is an error.
 ``ndeval=True`` adds what ndeval 4.5 requires: topic, subtopic and judgment are natural
 numbers (digits only; a negative judgment is refused), returned as ints, so that ``05`` and
-``5`` are one topic.  Every error names the source and line (:class:`FormatError`).
+``5`` are one topic; and fields after the fourth are ignored, as ndeval's splitter ignores them.
+A NUL character is refused, as the TREC readers refuse it: a C program's string ends there, so
+ndeval reads a line with a NUL cut short (and its line reader then loses the next line). So is a
+carriage return followed by more fields on its line (:func:`check_line_ends`): CR-only line ends
+make the whole file one line for ndeval, which keeps its first record and ignores the rest.
+Every error names the source and line (:class:`FormatError`).
 """
 from __future__ import annotations
 
+import re
 from collections.abc import Iterable, Mapping
 from typing import NamedTuple
 
 import numpy as np
 
+from . import fields
 from .errors import FormatError
 from .sources import decode, raw_bytes, read_source
 from .text import _splitter, is_integer
 
 __all__ = ["SubtopicColumns", "read_subtopic_qrels", "subtopic_columns", "parse_subtopic_qrels",
            "as_subtopic_qrels", "nest_subtopics", "ndeval_number", "line_fields",
-           "uniform_fields"]
+           "plain_columns", "check_line_ends"]
 
 _FIELDS = "'topic subtopic docno judgment'"
 _NDEVAL_MAX_PREFIX = 100000  # ndeval's naturalNumber refuses a value above this before its next digit
+_INNER_CR = re.compile(r"\r[ \t\r\x0b\x0c]*[^ \t\r\x0b\x0c\n]")  # a CR with more on its line after it
 
 
 class SubtopicColumns(NamedTuple):
@@ -47,6 +55,20 @@ def ndeval_number(text: str) -> int:
     if not text.isascii() or not text.isdigit() or int(text[:-1] or "0") > _NDEVAL_MAX_PREFIX:
         return -1
     return int(text)
+
+
+def check_line_ends(text: str, source: str, first_line: int = 1) -> None:
+    """FormatError at the first NUL character, or at the first carriage return followed on its line by more
+    than blanks (CR-only line ends); text starts at line first_line of source."""
+    nul = text.find("\x00")
+    if nul >= 0:
+        raise FormatError(source, first_line + text.count("\n", 0, nul), "NUL character (is this a binary file?)")
+    inner = _INNER_CR.search(text) if "\r" in text else None
+    if inner is not None:
+        raise FormatError(source, first_line + text.count("\n", 0, inner.start()),
+                          "a carriage return inside the line (CR-only line ends?): ndeval reads it as a space, so "
+                          "what follows it would be more fields of this line, ignored; convert the line ends "
+                          "(tr '\\r' '\\n')")
 
 
 def line_fields(text: str) -> list[list[str]]:
@@ -75,35 +97,46 @@ def subtopic_columns(source, *, ndeval: bool = False, repeats: bool = True) -> S
     names the line).
     """
     name, content = read_source(source)
-    return parse_subtopic_qrels(decode(name, raw_bytes(name, content)), name, ndeval=ndeval, repeats=repeats)
+    data = raw_bytes(name, content)
+    fast = plain_columns(data, ndeval=ndeval, repeats=repeats) if isinstance(data, bytes) else None
+    return fast if fast is not None else parse_subtopic_qrels(decode(name, data), name, ndeval=ndeval,
+                                                                repeats=repeats)
 
 
 def parse_subtopic_qrels(text: str, source: str = "<string>", *, ndeval: bool = False,
                          repeats: bool = True) -> SubtopicColumns:
     """The judgments of subtopic qrels text; FormatError naming ``source`` and the line of a bad one."""
-    fast = _fast(text, ndeval, repeats)
+    check_line_ends(text, source)
+    fast = plain_columns(text.encode("utf-8", "surrogatepass"), ndeval=ndeval, repeats=repeats)
     return fast if fast is not None else _strict(text, source, ndeval)
 
 
-def _fast(text: str, ndeval: bool, repeats: bool = True) -> SubtopicColumns | None:
-    """Every line four fields, grades and ids that pass, no repeats: the columns without a loop per line; else None."""
-    tokens = uniform_fields(text, 4)
-    if tokens is None:
+def plain_columns(data: bytes, *, ndeval: bool = False, repeats: bool = True) -> SubtopicColumns | None:
+    """The columns of plain qrels bytes, split by numpy (:mod:`.fields`: no Python object per line); None unless
+    the text is ASCII, every line has exactly four fields and every value passes (no comment, no blank line,
+    with ``repeats`` no judgment twice): the line-by-line reader then reads it, and names any bad line."""
+    if not data.isascii() or any(c in data for c in (b"\x00", b"\x0b", b"\x0c", b"#")) or \
+            (b"\r" in data and data.count(b"\r") != data.count(b"\r\n")):
         return None
-    columns = [tokens[i::4] for i in range(4)]
-    del tokens
+    a = np.frombuffer(data, dtype=np.uint8)
+    bounds = fields.field_bounds(a, 4)
+    if bounds is None and (a := fields.squeezed(a)) is not None:
+        bounds = fields.field_bounds(a, 4)
+    if bounds is None:
+        return None
+    cols = [fields.distinct(fields.field_bytes(a, bounds[0][:, j], bounds[1][:, j]), grouped=j == 0) for j in range(4)]
+    if any(col is None for col in cols):
+        return None
+    codes, texts = [c for c, _ in cols], [fields.texts(d) for _, d in cols]
     read = ndeval_number if ndeval else _plain
-    values = []
-    for col in (0, 1, 3) if ndeval else (3,):
-        table = {key: read(key) for key in set(columns[col])}
-        if min(table.values(), default=-1) < 0:
-            return None
-        values.append(np.fromiter(map(table.__getitem__, columns[col]), dtype=np.int64, count=len(columns[col])))
-    topics, subs = (values[0], values[1]) if ndeval else (columns[0], columns[1])
-    docs, grade = columns[2], values[-1]
-    if repeats and _repeats(topics, subs, docs):
+    numbers = [np.array([read(t) for t in texts[j]], dtype=np.int64) for j in ((0, 1, 3) if ndeval else (3,))]
+    if any(not len(n) or n.min() < 0 for n in numbers):
         return None
-    return SubtopicColumns(topics, subs, docs, grade)
+    if repeats and _repeats(codes, [len(t) for t in texts]):
+        return None
+    ids = [numbers[j][codes[j]] if ndeval else list(map(texts[j].__getitem__, codes[j].tolist())) for j in (0, 1)]
+    return SubtopicColumns(ids[0], ids[1], list(map(texts[2].__getitem__, codes[2].tolist())),
+                           numbers[-1][codes[3]])
 
 
 def _plain(text: str) -> int:
@@ -111,39 +144,15 @@ def _plain(text: str) -> int:
     return int(text) if text.isascii() and text.isdigit() and len(text) < 18 else -1
 
 
-def _repeats(topics, subs, docs: list) -> bool:
-    """Whether a (topic, subtopic, document) triple occurs twice."""
-    codes = []
-    for col in (topics, subs, docs):
-        table: dict = {}  # each id's code: the position of its first occurrence
-        codes.append(np.fromiter(map(table.setdefault, col, range(len(col))), dtype=np.int64, count=len(col)))
-    n = len(docs) + 1
-    key = np.sort((codes[0] * n + codes[1]) * n + codes[2]) if n < 2**21 else None
-    if key is None:
-        return len(set(zip(topics, subs, docs))) != len(docs)
+def _repeats(codes: list, sizes: list) -> bool:
+    """Whether a (topic, subtopic, document) triple occurs twice (codes of each column, distinct values of each)."""
+    key = codes[0].astype(np.int64)
+    for j in (1, 2):
+        key = key * max(sizes[j], 1) + codes[j]
+    if max(sizes[0], 1) * max(sizes[1], 1) * max(sizes[2], 1) >= 2**62:
+        return len(set(zip(*(c.tolist() for c in codes[:3])))) != len(key)
+    key.sort()
     return bool((key[1:] == key[:-1]).any())
-
-
-def uniform_fields(text: str, n: int) -> list | None:
-    """The whitespace-separated fields of text when every line has exactly n of them (no blank line), else None.
-
-    The count per line is checked on the bytes with numpy, without splitting each line.
-    """
-    if _splitter(text) is not str.split or not text:
-        return None
-    tokens = text.split()
-    lines = text.count("\n") + (not text.endswith("\n"))
-    if len(tokens) != n * lines:
-        return None
-    b = np.frombuffer(text.encode("utf-8", "surrogatepass"), dtype=np.uint8)
-    space = b <= 32  # C whitespace and other control bytes: an extra split only sends the text to the strict path
-    starts = np.flatnonzero(~space[1:] & space[:-1]) + 1
-    if len(b) and not space[0]:
-        starts = np.r_[0, starts]
-    ends = np.r_[np.flatnonzero(b == 10), len(b)][:lines]
-    del b, space
-    before = np.searchsorted(starts, ends)  # fields that start before each line's end
-    return tokens if bool((before == n * np.arange(1, lines + 1)).all()) else None
 
 
 def _strict(text: str, source: str, ndeval: bool) -> SubtopicColumns:
@@ -155,9 +164,9 @@ def _strict(text: str, source: str, ndeval: bool) -> SubtopicColumns:
         fields = split(line)
         if not fields or fields[0].startswith("#"):
             continue
-        if len(fields) != 4:
+        if len(fields) < 4 or (len(fields) > 4 and not ndeval):  # ndeval ignores the fields after the fourth
             raise FormatError(source, lineno, f"expected 4 fields {_FIELDS}, found {len(fields)}")
-        topic, sub, doc, grade = fields
+        topic, sub, doc, grade = fields[:4]
         if ndeval:
             topic, sub, grade = _ndeval_fields(source, lineno, topic, sub, grade)
         elif not is_integer(grade):

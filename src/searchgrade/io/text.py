@@ -225,7 +225,8 @@ def read_run_blocks(texts: Iterable[str], source: str, again: Callable[[], Itera
                     comments.add(lineno)
                     continue
                 if len(f) < 6:
-                    raise FormatError(source, lineno, f"expected 6 fields {RUN_FIELDS}, found {len(f)}")
+                    swapped = " (a qrels line: are the qrels and the run swapped?)" if len(f) == 4 else ""
+                    raise FormatError(source, lineno, f"expected 6 fields {RUN_FIELDS}, found {len(f)}{swapped}")
                 extra.add(lineno)
                 f = f[:6]
             qid, _, docno, rank, score_text, run_id = f
@@ -279,7 +280,10 @@ def read_qrels_blocks(texts: Iterable[str], source: str,
                 if f[0][0] == "#":
                     comments.add(lineno)
                     continue
-                more = " (qrels lines have no fields after the grade)" if len(f) > 4 else ""
+                more = ""
+                if len(f) > 4:
+                    more = " (qrels lines have no fields after the grade" + (
+                        "; a run line: are the qrels and the run swapped?)" if len(f) == 6 else ")")
                 raise FormatError(source, lineno, f"expected 4 fields {QRELS_FIELDS}, found {len(f)}{more}")
             qid, _, docno, rel = f
             value = int(rel) if plain and rel.isdecimal() and len(rel) < 19 else grade(rel, source, lineno)

@@ -53,12 +53,15 @@ def _is_file(obj) -> bool:
 def _input(obj, kind: str):
     """(data, read report or None): a dict or columns as they are; a path, ``"-"`` or an open file read
     as columns (the same rules and errors as :func:`searchgrade.io.read_qrels` / ``read_run``);
-    anything else (a DataFrame, records) through :func:`searchgrade.io.as_qrels` / ``as_run``."""
-    if isinstance(obj, Mapping) or _is_columns(obj):
-        return obj, None
-    if is_source(obj):
-        return _io.load_columns(obj, kind, warn=True)
-    return (_io.as_qrels(obj) if kind == "qrels" else _io.as_run(obj)), None
+    anything else (a DataFrame, records) through :func:`searchgrade.io.as_qrels` / ``as_run``.
+    A run without a single query is a ValueError, as an empty run file is."""
+    if not (isinstance(obj, Mapping) or _is_columns(obj)):
+        if is_source(obj):
+            return _io.load_columns(obj, kind, warn=True)
+        obj = _io.as_qrels(obj) if kind == "qrels" else _io.as_run(obj)
+    if kind == "run" and isinstance(obj, Mapping) and not obj:
+        raise ValueError("the run is empty: it has no query (an empty run file is refused too)")
+    return obj, None
 
 
 class Scores(NamedTuple):
@@ -260,10 +263,11 @@ def evaluate(qrels, run, measures: Iterable | str, **options) -> pd.DataFrame:
     return Evaluator(qrels, measures, **options).evaluate(run)
 
 
-def mean(qrels, run, measures: Iterable | str, **options) -> pd.Series:
-    """The summary of :func:`evaluate` in one call: ``aggregate(evaluate(qrels, run, measures, **options))``."""
+def mean(qrels, run, measures: Iterable | str, *, summation: str = "trec", **options) -> pd.Series:
+    """The summary of :func:`evaluate` in one call: ``aggregate(evaluate(qrels, run, measures, **options))``;
+    ``summation`` as :func:`~searchgrade.measures.summary.aggregate` takes it (``"exact"``: mergeable)."""
     ev = Evaluator(qrels, measures, **options)
-    return aggregate(ev.evaluate(run), ev.measures)
+    return aggregate(ev.evaluate(run), ev.measures, summation=summation)
 
 
 def score_run(qrels, run, measures: Iterable | str, *, summary: bool = False, relstring: int | None = None,

@@ -8,7 +8,8 @@ the queries in natural order and a table of every query's judged grades
 :meth:`QrelsIndex.rows` decides which queries of a run get a row and reports,
 as a ``UserWarning``, run queries without qrels, qrels queries without a
 ranking, and query ids of different types (int vs str) that keep the two from
-matching.
+matching. Grades that look like a run's scores (:func:`score_like`) are warned
+about: the qrels and the run were probably passed the other way round.
 """
 from __future__ import annotations
 
@@ -23,7 +24,8 @@ import numpy as np
 
 from .options import MissingQueriesWarning
 
-__all__ = ["QrelsIndex", "NONPOOL", "natural_key", "warn_user", "factorize", "id_text"]
+__all__ = ["QrelsIndex", "NONPOOL", "SCORE_LIKE", "natural_key", "warn_user", "factorize", "id_text", "id_texts",
+           "text_matches", "score_like"]
 
 _INT64 = np.iinfo(np.int64)
 #: Code of a retrieved document that is not in the qrels (no grade can take this value).
@@ -31,6 +33,8 @@ NONPOOL = int(_INT64.min)
 _RUNS = re.compile(r"\d+|\D+")  # digit runs and the text between them
 _SCREEN = 4096  # from this many document ids on, QrelsIndex.doc_codes screens them first
 _MIX = np.uint64(0x9E3779B97F4A7C15)  # an odd constant (the golden ratio's bits) that mixes a number's bits
+#: Grades look like a run's scores when all are above this, or one query has more distinct grades than this.
+SCORE_LIKE = 100
 
 
 def natural_key(qid) -> tuple:
@@ -79,6 +83,43 @@ def id_text(x) -> str:
     return str(x)
 
 
+def id_texts(x) -> tuple[str, ...]:
+    """Every text an id may have been written as: :func:`id_text`, and a float's own ``str`` (1.0: '1', '1.0')."""
+    text = id_text(x)
+    if isinstance(x, (float, np.floating)) and str(x) != text:
+        return text, str(x)
+    return (text,)
+
+
+def text_matches(ids: Iterable, texts: Mapping) -> list[tuple]:
+    """(id, the other side's id) for each of ``ids`` one of whose texts (:func:`id_texts`) is a key of ``texts``."""
+    out = []
+    for x in ids:
+        hit = next((t for t in id_texts(x) if t in texts), None)
+        if hit is not None:
+            out.append((x, texts[hit]))
+    return out
+
+
+def score_like(query: np.ndarray, grade: np.ndarray) -> str | None:
+    """Why integer grades look like a run's scores (1000 - rank, say), or None: every grade is above
+    :data:`SCORE_LIKE` (and not all the same), or a query has more than :data:`SCORE_LIKE` distinct grades.
+    Real qrels do neither
+    (graded scales have a handful of levels and judge some documents 0 or 1; the book's collections and
+    the shared test data, tests/measures/test_qrels.py)."""
+    if not len(grade) or grade.max() <= SCORE_LIKE:
+        return None
+    if grade.min() > SCORE_LIKE and grade.min() < grade.max():
+        return f"every grade is above {SCORE_LIKE}, from {grade.min()} to {grade.max()}"
+    order = np.lexsort((grade, query))
+    q, g = query[order], grade[order]
+    new = np.concatenate(([True], (q[1:] != q[:-1]) | (g[1:] != g[:-1])))
+    distinct = np.bincount(q[new])
+    if distinct.max() > SCORE_LIKE:
+        return f"a query has {distinct.max()} different grades"
+    return None
+
+
 def warn_user(message: str | Warning) -> None:
     """A UserWarning (or the given warning) attributed to the first caller outside searchgrade."""
     frame, level = sys._getframe(0), 1
@@ -95,7 +136,8 @@ def _as_grade(qid, docid, grade) -> int:
         return int(grade)
     if isinstance(grade, numbers.Real) and float(grade).is_integer():
         return int(grade)
-    raise ValueError(f"qrels query {qid!r} document {docid!r}: grade {grade!r} is not an integer")
+    swapped = " (are the qrels and the run swapped?)" if isinstance(grade, numbers.Real) else ""
+    raise ValueError(f"qrels query {qid!r} document {docid!r}: grade {grade!r} is not an integer{swapped}")
 
 
 def _out_of_range(grades: Mapping) -> ValueError:
@@ -220,6 +262,10 @@ class QrelsIndex:
             self._docs, self._fold = None, None
         self.ids: dict = {q: i for i, q in enumerate(ids)}  # query id -> query code
         self.query, self.grade = query, grade
+        why = score_like(np.asarray(query), grade)
+        if why:
+            warn_user(f"the qrels' grades look like a run's scores ({why}): are the qrels and the run swapped? "
+                      "(qrels come first: evaluate(qrels, run, measures))")
         self.from_file = self._grades is None  # the columns of a file: every id is text
         self._table = _judged_table(np.asarray(query), grade, len(ids))
         self._by_query: tuple | None = None  # where each query's judgments are (built on first use)
@@ -331,12 +377,11 @@ class QrelsIndex:
     def _type_note(self, unmatched: Iterable, run: Mapping | None = None) -> str:
         """A sentence for a warning when unmatched ids would match as text (1 vs '1'), else ''."""
         if self._texts is None:
-            self._texts = {id_text(q): q for q in self.ids}
+            self._texts = {t: q for q in self.ids for t in id_texts(q)}
         if run is None:  # run ids without qrels: do they match qrels ids as text?
-            pairs = [(self._texts[id_text(q)], q) for q in unmatched if id_text(q) in self._texts]
+            pairs = [(qrels_id, q) for q, qrels_id in text_matches(unmatched, self._texts)]
         else:  # qrels ids without a run: do they match run ids as text?
-            texts = {id_text(q): q for q in run}
-            pairs = [(q, texts[id_text(q)]) for q in unmatched if id_text(q) in texts]
+            pairs = text_matches(unmatched, {t: q for q in run for t in id_texts(q)})
         if not pairs:
             return ""
         qrels_id, run_id = pairs[0]

@@ -22,7 +22,7 @@ from typing import Mapping, NamedTuple, Sequence
 import numpy as np
 
 from .kinds.base import Ranked
-from .qrels import NONPOOL, QrelsIndex, id_text, warn_user
+from .qrels import NONPOOL, QrelsIndex, id_texts, text_matches, warn_user
 
 __all__ = ["rank", "sort_rows"]
 
@@ -229,8 +229,8 @@ def _check_doc_types(index: QrelsIndex, rows: Sequence, entries: _Entries, code:
         kinds = set(map(type, qrels_docs))
         if len(kinds) == 1 and type(run_docs[0]) in kinds:  # the usual case: one type (first id seen)
             continue
-        texts = {id_text(d): d for d in qrels_docs}
-        pairs += [(rows[i], texts[id_text(d)], d) for d in run_docs if id_text(d) in texts]
+        pairs += [(rows[i], judged, d) for d, judged in text_matches(run_docs, {t: d for d in qrels_docs
+                                                                               for t in id_texts(d)})]
     if pairs:
         queries = len({q for q, _, _ in pairs})
         q, judged, retrieved = pairs[0]

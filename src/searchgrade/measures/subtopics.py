@@ -17,6 +17,7 @@ from typing import Mapping, NamedTuple
 
 import numpy as np
 
+from .kinds.base import Ranked
 from .qrels import _as_grade, natural_key
 
 __all__ = ["SubtopicIndex", "Level", "is_subtopic_qrels"]
@@ -112,6 +113,7 @@ class SubtopicIndex:
             raise ValueError(f"subtopic qrels query {self.qids[self.doc_query[d]]!r}: document "
                              f"{self.doc_ids[d]!r} is judged twice for one subtopic")
         self._levels: dict = {}
+        self._best: np.ndarray | None = None
 
     def _columns(self, query: np.ndarray, subs) -> np.ndarray:
         """Each judgment's subtopic column: its subtopic's place among its query's, in natural order."""
@@ -129,10 +131,17 @@ class SubtopicIndex:
         self.width = int(cols.max()) + 1 if len(cols) else 0
         return cols[at]
 
+    def best_grades(self) -> np.ndarray:
+        """Each judged document's largest grade over its query's subtopics, by doc number (what the ordinary
+        measures see)."""
+        if self._best is None:
+            starts = np.flatnonzero(np.r_[True, self.doc[1:] != self.doc[:-1]]) if len(self.doc) else np.zeros(0, int)
+            self._best = np.maximum.reduceat(self.grade, starts) if len(starts) else np.zeros(0, np.int64)
+        return self._best
+
     def collapsed(self) -> dict:
         """``{qid: {docid: grade}}``: each judged document's largest grade over the query's subtopics."""
-        starts = np.flatnonzero(np.r_[True, self.doc[1:] != self.doc[:-1]]) if len(self.doc) else np.zeros(0, int)
-        best = np.maximum.reduceat(self.grade, starts).tolist() if len(starts) else []
+        best = self.best_grades().tolist()
         bounds = np.searchsorted(np.asarray(self.doc_query, dtype=np.int64), np.arange(len(self.qids) + 1)).tolist()
         return {q: dict(zip(self.doc_ids[bounds[i]: bounds[i + 1]], best[bounds[i]: bounds[i + 1]]))
                 for i, q in enumerate(self.qids)}
@@ -166,6 +175,24 @@ class SubtopicIndex:
         at = np.minimum(np.searchsorted(self._keys, key), max(len(self._keys) - 1, 0))
         found = (code >= 0) & (self._keys[at] == key) if len(self._keys) else np.zeros(len(key), bool)
         return np.where(found, at, -1)
+
+    def judged_context(self, rows: list, lengths: np.ndarray, seg: np.ndarray, rank: np.ndarray,
+                       doc: np.ndarray) -> Ranked:
+        """The ranked context of rankings given by their judged documents only, for the diversity kernels.
+
+        ``rows`` are query ids of this index, ``lengths`` the documents each ranking holds; each judged
+        document has its row ``seg`` (non-decreasing), its 1-based ``rank`` (increasing within a row) and its
+        doc number ``doc``.  The diversity kernels read only the relevant documents of a ranking, so their
+        values are those of the whole ranking; the ordinary measures also need the unjudged documents and the
+        qrels' statistics, which this context leaves out (never compute them from it).
+        """
+        none = np.zeros(0, dtype=np.int64)
+        ctx = Ranked(len(rows), seg, rank, self.best_grades()[doc], np.ones(len(doc), dtype=bool),
+                     np.zeros(len(doc), dtype=bool), lengths, none, none, none)
+        ids = self.doc_ids
+        ctx.cache["docids"] = lambda: [ids[d] for d in doc.tolist()]
+        ctx.cache["subtopics"] = (self, list(rows))
+        return ctx
 
     def query_positions(self, rows: list) -> np.ndarray:
         """The position in :attr:`qids` of each row's query."""

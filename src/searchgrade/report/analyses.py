@@ -198,14 +198,16 @@ def score_distribution(per_query, bins: int = 10) -> Distribution:
 # rank flips
 
 
-def rank_flips(table: pd.DataFrame, measures: Sequence[str] | None = None, tol: float = 1e-12) -> pd.DataFrame:
+def rank_flips(table: pd.DataFrame, measures: Sequence[str] | None = None, tol: float = 1e-12,
+               pairs: Sequence[tuple[str, str]] | None = None) -> pd.DataFrame:
     """Retriever pairs ordered one way by measure a and the other way by measure b (both differences beyond ``tol``).
 
     ``table``: retrievers x measures (:func:`main_table`). One row per flip
     and pair of measures (a before b in ``measures``): ``ahead_on_a`` is the
     retriever with the higher mean on a, ``ahead_on_b`` the other one (higher
     on b), ``diff_a`` and ``diff_b`` the two positive margins. Differences of
-    at most ``tol`` are ties, never flips.
+    at most ``tol`` are ties, never flips. ``pairs``: the retriever pairs to
+    look at (default: every pair of rows).
     """
     if not isinstance(table, pd.DataFrame) or table.shape[0] < 2:
         raise ValueError("table must be a DataFrame with at least two retrievers (rows)")
@@ -218,9 +220,9 @@ def rank_flips(table: pd.DataFrame, measures: Sequence[str] | None = None, tol: 
     if tol < 0:
         raise ValueError(f"tol must be non-negative, got {tol}")
     rows = []
-    names = list(table.index)
+    pairs = list(itertools.combinations(list(table.index), 2) if pairs is None else pairs)
     for a, b in itertools.combinations(measures, 2):
-        for x, y in itertools.combinations(names, 2):
+        for x, y in pairs:
             da = float(table.at[x, a] - table.at[y, a])
             db = float(table.at[x, b] - table.at[y, b])
             if abs(da) > tol and abs(db) > tol and np.sign(da) != np.sign(db):

@@ -24,8 +24,8 @@ from ..metrics import Evaluator, parse_measure
 from . import analyses
 from .text import check_lang, say
 
-__all__ = ["MEASURES", "PRIMARY", "VIEWER_MEASURES", "STAGE_MEASURES", "GROUP_SIZE", "VIEWER_BYTES", "Data",
-           "measure_columns", "run_depth", "prepare"]
+__all__ = ["MEASURES", "PRIMARY", "VIEWER_MEASURES", "STAGE_MEASURES", "GROUP_SIZE", "VIEWER_BYTES", "ALL_PAIRS",
+           "MAX_RUNS", "Data", "measure_columns", "run_depth", "prepare", "check_run_count"]
 
 MEASURES = ("P@1", "P@10", "R@10", "R@100", "RR@10", "nDCG@10", "AP@100")
 """Chapter 5's measures, the report's default."""
@@ -37,6 +37,18 @@ STAGE_MEASURES = ("P@1", "RR@10", "nDCG@10")
 GROUP_SIZE = 8
 VIEWER_BYTES = 60_000_000
 """The most the viewer's embedded data may weigh (every judged query: about 3 kB each for three runs)."""
+ALL_PAIRS = 12
+"""Up to this many runs the rank flips look at every pair of runs; beyond, at each run and the baseline, so
+that the page's work grows with the number of runs, not with its square."""
+MAX_RUNS = 1000
+"""The most runs one page compares (its main table has a row per run and each row is tested)."""
+
+
+def check_run_count(n: int) -> None:
+    """Refuse more runs than :data:`MAX_RUNS` with one line."""
+    if n > MAX_RUNS:
+        raise ValueError(f"{n:,} runs are more than one report compares (at most {MAX_RUNS:,}): choose the runs "
+                         "to compare (fewer run files, or --retrievers)")
 
 
 @dataclass
@@ -146,6 +158,7 @@ def prepare(coll: Collection, runs: Mapping[str, Run], infos, measures, primary,
     """Check the options and score every run once (``missing``: queries without results left out, or 0)."""
     if not runs:
         raise ValueError("no runs to report on")
+    check_run_count(len(runs))
     if missing not in ("ignore", "zero"):
         raise ValueError(f"missing must be 'ignore' or 'zero', not {missing!r}")
     check_lang(lang)

@@ -82,8 +82,9 @@ def build_report(collection: Collection, runs: Mapping[str, Run], infos: Mapping
              lambda: viewer_section(d, viewer)]
     sections = [step() for step in _progress(steps, progress)]
     title = title or d.t("title", name=collection.name)
-    lead = d.t("lead", name=esc(collection.name), queries=len(collection.queries), runs=len(d.runs))
-    footer = (d.t("footer", version=esc(__version__), name=esc(collection.name),
+    plain = "_plain" if collection.meta.get("plain_runs") else ""   # a qrels file alone: judgments, not a collection
+    lead = d.t("lead" + plain, name=esc(collection.name), queries=len(collection.queries), runs=len(d.runs))
+    footer = (d.t("footer" + plain, version=esc(__version__), name=esc(collection.name),
                   hash=collection_hash(collection)[:16])
               + (d.t("footer_source", source=esc(source)) if source else "") + d.t("footer_end"))
     if font:

@@ -10,7 +10,7 @@ from ..collections import Collection
 from ..comparison import compare, letter
 from ..metrics import Evaluator
 from . import analyses
-from .data import GROUP_SIZE, STAGE_MEASURES, VIEWER_BYTES, VIEWER_MEASURES, Data
+from .data import ALL_PAIRS, GROUP_SIZE, STAGE_MEASURES, VIEWER_BYTES, VIEWER_MEASURES, Data
 from .html import esc, histogram_svg, note, number, section, table
 from .viewer import query_viewer
 
@@ -29,7 +29,7 @@ def _collection_section(d: Data) -> str:
             d.t("c_with_relevant"): int((rel > 0).sum()), d.t("c_relevant_mean"): float(rel.mean())}
     frame = pd.DataFrame({d.t("c_value"): pd.Series(rows, dtype=object)})
     source = d.coll.meta.get("source", "")
-    return section("collection", d.t("h_collection"),
+    return section("collection", d.t("h_collection_plain" if plain else "h_collection"),
                    table(frame.rename_axis(d.t("c_item")), d.t("cap_collection", name=d.coll.name), digits=2,
                          yes_no=_yes_no(d))
                    + (note(esc(d.t("source", source=source))) if source else "")
@@ -65,6 +65,8 @@ def _lineup_section(d: Data) -> str:
                       "SHA-256": str(info.get("sha256", ""))[:12]}
     frame = pd.DataFrame(rows).T.rename_axis(d.t("l_retriever"))
     plain = [n for n, info in d.infos.items() if not info]
+    if len(plain) == len(rows):   # no run has a record: only what the files tell
+        frame = frame[[d.t("l_depth"), d.t("l_empty")]]
     extra = note(esc(d.t("plain_runs", names=", ".join(plain)))) if plain else ""
     extra += note(esc(d.t("depth_note")) + f' <span id="missing-policy" data-missing="{d.missing}">'
                   f'{esc(d.t("policy_" + d.missing))}</span>')
@@ -177,20 +179,30 @@ def _flip_depths(d: Data, tested: pd.DataFrame) -> pd.Series:
     return tested.apply(one, axis=1) if len(tested) else pd.Series([], dtype=object)
 
 
+def _flip_pairs(d: Data) -> list[tuple[str, str]]:
+    """Every pair of runs up to :data:`~.data.ALL_PAIRS` runs; beyond, each run with the baseline (linear in runs)."""
+    names = list(d.runs)
+    if len(names) <= ALL_PAIRS:
+        return [(x, y) for i, x in enumerate(names) for y in names[i + 1:]]
+    return [(d.best, n) for n in names if n != d.best]
+
+
 def _flips_section(d: Data) -> str:
     """Pairs ordered differently by two measures, and those whose two differences are both significant."""
     if len(d.runs) < 2 or len(d.measures) < 2:
         return section("flips", d.t("h_flips"), note(esc(d.t("flips_need"))))
-    flips = analyses.rank_flips(d.table, d.measures)
+    pairs = _flip_pairs(d)
+    flips = analyses.rank_flips(d.table, d.measures, pairs=pairs)
     tested = analyses.check_flips(flips, d.tested(), n_perm=d.n_perm, seed=d.seed, alpha=d.alpha)
     if len(tested):
         tested["shallow"] = _flip_depths(d, tested).to_numpy()
         tested["real"] = tested["real"].astype(bool) & (tested["shallow"] == "")
     real = tested[tested["real"].astype(bool)] if len(tested) else tested
-    pairs = len(d.runs) * (len(d.runs) - 1) // 2
     shallow = int((tested["shallow"] != "").sum()) if len(tested) else 0
-    text = (d.t("flips_text", pairs=pairs, measure_pairs=len(d.measures) * (len(d.measures) - 1) // 2,
+    text = (d.t("flips_text", pairs=len(pairs), measure_pairs=len(d.measures) * (len(d.measures) - 1) // 2,
                 flips=len(flips), real=len(real)) + (d.t("flips_shallow", shallow=shallow) if shallow else ""))
+    if len(d.runs) > ALL_PAIRS:
+        text = d.t("flips_baseline", limit=ALL_PAIRS, best=esc(d.best)) + text
     body = (f'<p id="flips-text" data-flips="{len(flips)}" data-real="{len(real)}" data-shallow="{shallow}">'
             f"{text}</p>")
     body += table(_numbered(d, real).drop(columns=[d.t("f_real"), d.t("f_shallow")]), d.t("cap_flips_real"),

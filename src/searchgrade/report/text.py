@@ -18,13 +18,17 @@ _KO = {
     "lead": ("컬렉션 {name}의 질문 {queries:,}개에서 검색기 {runs}개를 <a href=\"#main-table\">본 결과표</a>, "
              "<a href=\"#ceiling\">천장</a>, <a href=\"#flips\">뒤집힘</a>, <a href=\"#distribution\">분포</a>, "
              "<a href=\"#viewer\">질문별 보기</a>로 비교한다."),
+    "lead_plain": ("판정표 {name}의 질문 {queries:,}개에서 검색기 {runs}개를 <a href=\"#main-table\">본 결과표</a>, "
+                   "<a href=\"#ceiling\">천장</a>, <a href=\"#flips\">뒤집힘</a>, <a href=\"#distribution\">분포</a>, "
+                   "<a href=\"#viewer\">질문별 보기</a>로 비교한다."),
     "footer": "searchgrade {version}로 만들었다. 컬렉션 {name} (문서와 질문의 해시 <code>{hash}</code>)",
+    "footer_plain": "searchgrade {version}로 만들었다. 판정표 {name} (질문 번호의 해시 <code>{hash}</code>)",
     "footer_source": ", 실행 결과 {source}",
     "footer_end": ". 같은 입력이면 같은 쪽이 나온다.",
     "licence": "글꼴 NanumGothic의 라이선스 (SIL Open Font License 1.1)",
     "yes": "예", "no": "아니오",
     # collection
-    "h_collection": "컬렉션",
+    "h_collection": "컬렉션", "h_collection_plain": "판정표",
     "c_documents": "문서", "c_queries": "질문", "c_judgments": "판정", "c_with_relevant": "정답이 하나 이상인 질문",
     "c_relevant_mean": "질문당 정답(평균)", "c_value": "값", "c_item": "항목",
     "cap_collection": "{name}: 크기와 정답 수",
@@ -79,6 +83,7 @@ _KO = {
     "flips_text": ("검색기 {pairs}쌍과 지표 짝 {measure_pairs}개에서 두 지표의 순서가 반대인 경우는 <b>{flips}</b>건이다. "
                    "두 차이를 모두 검정하고(찾은 뒤집힘 전체에 Holm 보정) 둘 다 유의한 진짜 뒤집힘은 <b>{real}</b>건이다."),
     "flips_shallow": " 실행보다 깊은 지표가 낀 {shallow}건은 깊이 차이가 만든 것일 수 있어 진짜로 세지 않았다.",
+    "flips_baseline": "검색기가 {limit}개보다 많아 모든 쌍 대신 기준 {best}과 다른 검색기의 쌍만 본다. ",
     "cap_flips_real": "두 차이가 모두 유의한 뒤집힘",
     "flips_all": "뒤집힘 {n}건 모두 보기",
     "cap_flips_all": "찾은 뒤집힘과 그 검정",
@@ -125,6 +130,12 @@ _KO = {
 
 _EN = {
     "title": "Retrievers compared: {name}",
+    "lead_plain": ("{runs} retrievers on the {queries:,} queries of the judgments {name}, compared in the "
+                   "<a href=\"#main-table\">main table</a>, the <a href=\"#ceiling\">ceiling</a>, the "
+                   "<a href=\"#flips\">rank flips</a>, the <a href=\"#distribution\">distribution</a> and the "
+                   "<a href=\"#viewer\">per-query viewer</a>."),
+    "footer_plain": "Made with searchgrade {version}. Judgments {name} (hash of its query ids "
+                    "<code>{hash}</code>)",
     "lead": ("{runs} retrievers on the {queries:,} queries of the collection {name}, compared in the "
              "<a href=\"#main-table\">main table</a>, the <a href=\"#ceiling\">ceiling</a>, the "
              "<a href=\"#flips\">rank flips</a>, the <a href=\"#distribution\">distribution</a> and the "
@@ -135,7 +146,7 @@ _EN = {
     "footer_end": ". The same inputs give the same page.",
     "licence": "Licence of the font NanumGothic (SIL Open Font License 1.1)",
     "yes": "yes", "no": "no",
-    "h_collection": "Collection",
+    "h_collection": "Collection", "h_collection_plain": "Judgments",
     "c_documents": "documents", "c_queries": "queries", "c_judgments": "judgments",
     "c_with_relevant": "queries with a relevant document", "c_relevant_mean": "relevant documents per query (mean)",
     "c_value": "value", "c_item": "item",
@@ -194,6 +205,8 @@ _EN = {
                    "over all the flips found); <b>{real}</b> flips have both differences significant (real)."),
     "flips_shallow": " {shallow} flips involve a measure deeper than a run goes and may come from the depths: "
                      "they are not counted as real.",
+    "flips_baseline": "With more than {limit} retrievers, only the pairs of the baseline {best} and another "
+                      "retriever are looked at, not every pair. ",
     "cap_flips_real": "Flips with both differences significant",
     "flips_all": "All {n} flips",
     "cap_flips_all": "The flips found and their tests",
@@ -255,7 +268,8 @@ def say(lang: str, key: str, **values) -> str:
 VIEWER = {
     "ko": {
         "relevant": "정답", "graded": "정답(등급 {g})", "nonrelevant": "오답", "unjudged": "판정되지 않음",
-        "answer": "답 포함", "gold": "정답표의 정답 문서 {n}개", "more": "그 밖에 정답 문서가 {n}개 더 있다.",
+        "answer": "답 포함", "gold": "정답표의 정답 문서 {n}개", "gold_one": "정답표의 정답 문서 {n}개",
+        "more": "그 밖에 정답 문서가 {n}개 더 있다.", "more_one": "그 밖에 정답 문서가 {n}개 더 있다.",
         "answers": "답 문자열:", "empty": "이 질문에는 결과가 없다.", "ranks": "검색기가 매긴 순위:",
         "rank": "{r}위", "absent": "목록에 없음", "scores": "{name} 질문별 점수", "noQuery": "이 묶음에는 질문이 없다.",
         "noMatch": "찾는 말이 든 질문이 이 묶음에 없다.",
@@ -263,7 +277,8 @@ VIEWER = {
     "en": {
         "relevant": "relevant", "graded": "relevant (grade {g})", "nonrelevant": "not relevant",
         "unjudged": "not judged", "answer": "holds the answer", "gold": "{n} relevant documents of the judgments",
-        "more": "{n} more relevant documents.", "answers": "answer strings:",
+        "gold_one": "{n} relevant document of the judgments", "more": "{n} more relevant documents.",
+        "more_one": "{n} more relevant document.", "answers": "answer strings:",
         "empty": "No result for this query.", "ranks": "ranks given by the retrievers:", "rank": "rank {r}",
         "absent": "not in the list", "scores": "{name}: per-query scores", "noQuery": "This group holds no query.",
         "noMatch": "No query of this group holds what was typed.",

@@ -220,10 +220,11 @@ def _highlight_html(text: str, spans) -> str:
 
 
 def _doc_html(data: dict, d: str, grade, snippet: str, spans, has_answer) -> str:
-    """One document of a list: judgment, title, id, answer badge and snippet."""
+    """One document of a list: judgment, title, id (unless the title is the id), answer badge and snippet."""
     badge = f'<span class="sg-mark sg-mark-ans">{esc(data["text"]["answer"])}</span>' if has_answer else ""
-    return (f'{_mark_html(data, grade)}<span class="sg-doc-title">{esc(data["titles"][d])}</span> '
-            f'<span class="sg-docid">({esc(d)})</span>{badge}'
+    title = data["titles"][d]
+    docid = "" if title == d else f' <span class="sg-docid">({esc(d)})</span>'
+    return (f'{_mark_html(data, grade)}<span class="sg-doc-title">{esc(title)}</span>{docid}{badge}'
             f'<span class="sg-snippet">{_highlight_html(snippet, spans)}</span>')
 
 
@@ -237,10 +238,11 @@ def _gold_html(data: dict, qid: str) -> str:
         items.append(f'<li data-docid="{esc(d)}" data-grade="{g}">{_doc_html(data, d, g, snippet, spans, has_answer)}'
                      f'<span class="sg-ranks">{esc(t["ranks"])} {where}</span></li>')
     more = len(rel) - len(gold)
-    return (f'<section class="sg-gold" aria-label="{esc(t["gold"].replace("{n}", str(len(rel))))}">'
-            f'<p class="sg-relevant">{esc(t["gold"].replace("{n}", str(len(rel))))}</p>'
+    title = esc(t["gold_one" if len(rel) == 1 else "gold"].replace("{n}", str(len(rel))))
+    more_text = esc(t["more_one" if more == 1 else "more"].replace("{n}", str(max(more, 0))))
+    return (f'<section class="sg-gold" aria-label="{title}"><p class="sg-relevant">{title}</p>'
             f'<ol class="sg-gold-docs">{"".join(items)}</ol>'
-            f'<p class="sg-note sg-more"{"" if more > 0 else " hidden"}>{esc(t["more"].replace("{n}", str(max(more, 0))))}</p>'
+            f'<p class="sg-note sg-more"{"" if more > 0 else " hidden"}>{more_text}</p>'
             "</section>")
 
 

@@ -48,15 +48,15 @@ kind) and ``description``. The other keys, per kind (defaults in brackets):
     ``min-max-one``, ``min-max``, ``zmuv``, ``rank``, ...; not ``borda``; or ``none``),
     ``weights`` [1 each], ``depth`` (each input's top ``depth`` documents are fused and
     the fused list keeps as many) [the run depth].
-
-The fusion kinds are methods of :mod:`searchgrade.fusion` (``rrf``; ``convex`` is ``wsum`` of
-``min-max-one`` scores; the comb kinds are ``sum``, ``mnz`` and ``max``): :data:`.kinds.FUSION_KINDS`
-maps the kinds onto them, and a normalisation has the name it has there.
 ``rerank``
     ``inputs`` (exactly one first stage), ``depth`` (candidates re-scored, e.g. 30),
     ``scorer`` [``cross-encoder``] or ``bi-encoder``, ``model`` (a cross-encoder name or
     folder, or an encoder as for ``dense``), ``device``, ``batch_size``, ``fields``; a
     cross-encoder also ``max_length``, a bi-encoder the prefixes and ``max_seq_length``.
+
+The fusion kinds are methods of :mod:`searchgrade.fusion` (``rrf``; ``convex`` is ``wsum`` of
+``min-max-one`` scores; the comb kinds are ``sum``, ``mnz`` and ``max``): :data:`.kinds.FUSION_KINDS`
+maps the kinds onto them, and a normalisation has the name it has there.
 
 Unknown tables or keys, unknown kinds, a key of the wrong type, an input that is not in the file (or
 a cycle of inputs) are refused with a :class:`LineupError` naming the file, the line, the retriever

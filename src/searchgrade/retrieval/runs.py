@@ -86,8 +86,21 @@ def _code_fingerprint(kind: str) -> str:
 
 
 def _code_text(path: Path) -> str:
-    """A module's code as a canonical dump of its syntax tree, docstrings and comments left out."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
+    """A module's code as a canonical dump of its syntax tree, docstrings and comments left out (each distinct
+    source text is parsed once per process: a line-up names the same modules again and again)."""
+    source = path.read_bytes()
+    key = hashlib.sha256(source).digest()
+    if key not in _CODE_TEXTS:
+        _CODE_TEXTS[key] = _syntax_dump(source.decode("utf-8"))
+    return _CODE_TEXTS[key]
+
+
+_CODE_TEXTS: dict[bytes, str] = {}
+
+
+def _syntax_dump(text: str) -> str:
+    """The canonical dump of a module's syntax tree without its docstrings."""
+    tree = ast.parse(text)
     for node in ast.walk(tree):
         body = getattr(node, "body", None)
         if (isinstance(node, (ast.Module, ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)) and body

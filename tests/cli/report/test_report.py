@@ -198,3 +198,56 @@ def test_both_languages_have_the_same_words():
     assert set(words.VIEWER_PAGE["ko"]) == set(words.VIEWER_PAGE["en"])
     assert not HANGUL.findall(json.dumps([words.TEXT["en"], words.VIEWER["en"], words.VIEWER_PAGE["en"]],
                                          ensure_ascii=False))
+
+
+# ------------------------------------------------- the page of plain files (issue 41 §3, cosmetics)
+def test_a_plain_page_names_judgments_shows_ids_once_and_only_what_the_files_tell(plain, tmp_path):
+    qrels, runs = plain
+    out = tmp_path / "page.html"
+    assert report("--qrels", qrels, "--lang", "en", "--out", out, *runs) == 0
+    html = out.read_text(encoding="utf-8")
+    text = visible(html)
+    assert "of the judgments qrels.txt" in text and "Judgments qrels.txt (hash of its query ids" in text
+    assert "Collection qrels.txt" not in text and "collection qrels.txt" not in text
+    lineup = html[html.index('id="lineup-table"'):]
+    lineup = visible(lineup[:lineup.index("</table>")])
+    assert "no record" not in lineup and "SHA-256" not in lineup and "depth" in lineup
+    assert not re.search(r'<span class="sg-docid">\(d\d+\)', html)     # the viewer shows an id once
+    assert not re.search(r"\b(d\d+) \(\1\)", text)               # no "d3 (d3)"
+    assert not re.search(r"\b1 (more )?relevant documents\b", text)
+
+
+def test_the_viewer_says_one_relevant_document_in_the_singular():
+    from searchgrade.report.viewer import query_viewer_data, viewer_query_html
+
+    corpus = {d: {"title": "", "text": ""} for d in "abcdef"}
+    qrels = {"q1": {"a": 1}, "q2": {d: 1 for d in "abcdef"}}
+    data = query_viewer_data({"q1": "one", "q2": "two"}, {"r": {"q1": {"a": 1.0}, "q2": {"b": 1.0}}}, qrels,
+                             corpus, lang="en", max_relevant_shown=5)
+    one = visible(viewer_query_html(data, "q1"))
+    assert "1 relevant document of the judgments" in one and "a (a)" not in one
+    assert "6 relevant documents of the judgments" in visible(viewer_query_html(data, "q2"))
+    assert "1 more relevant document." in visible(viewer_query_html(data, "q2"))
+    js = (ROOT / "src" / "searchgrade" / "report" / "assets" / "viewer.js").read_text(encoding="utf-8")
+    assert "T.more_one" in js and "T.gold_one" in js and "title === d" in js   # the script's twin of the markup
+
+
+@pytest.mark.parametrize("lang, noted", [("ko", True), ("en", False)])
+def test_the_korean_font_note_is_for_a_korean_page(plain, tmp_path, capsys, monkeypatch, lang, noted):
+    from searchgrade.report import webfont
+
+    monkeypatch.setattr(webfont, "available", lambda: "fontTools is not installed")
+    qrels, runs = plain
+    assert main(["report", "--qrels", str(qrels), "--lang", lang, "--out", str(tmp_path / "p.html"), "--quiet",
+                 "--n-perm", "50", "--measures", "P@10,nDCG@10", *map(str, runs)]) == 0
+    assert ("Korean web font" in capsys.readouterr().err) == noted
+
+
+def test_more_run_files_than_a_page_compares_is_one_line_before_reading_them(tmp_path, capsys):
+    from searchgrade.report.data import MAX_RUNS
+
+    files = [str(tmp_path / f"missing{i}.run") for i in range(MAX_RUNS + 1)]   # never opened
+    assert report("--qrels", tmp_path / "qrels.txt", "--out", tmp_path / "p.html", *files) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert err == [f"error: {MAX_RUNS + 1:,} runs are more than one report compares (at most "
+                   f"{MAX_RUNS:,}): choose the runs to compare (fewer run files, or --retrievers)"]

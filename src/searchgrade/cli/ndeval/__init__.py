@@ -1,10 +1,12 @@
 """The ndeval command line (``python -m searchgrade.ndeval``; documented in :mod:`searchgrade.ndeval`).
 
 It parses ndeval's arguments (:mod:`.args`), reads the qrels with
-:func:`searchgrade.io.subtopics.subtopic_columns` and the runs as ndeval reads them
-(:mod:`.files`), scores each run with the public :class:`searchgrade.metrics.Evaluator` -- the
-engine of ``sg.evaluate``, with the diversity measures of the registry -- and prints ndeval's CSV
-(:mod:`.printer`).
+:func:`searchgrade.io.subtopics.subtopic_columns` into a
+:class:`~searchgrade.measures.subtopics.SubtopicIndex`, reads each run a block of lines at a time,
+ordered, checked and cut as ndeval does (:mod:`.lines`, :mod:`.docs`, :mod:`.files`), scores each
+block of complete topics with the registry's diversity kernels, those of ``sg.evaluate``
+(:mod:`.scoring`), keeping only each topic's values, and prints ndeval's CSV once the files are read
+(:mod:`.printer`): as ndeval, it prints nothing when a line of a file is refused.
 """
 from __future__ import annotations
 
@@ -17,13 +19,14 @@ from ...io.errors import FormatError
 from ...io.subtopics import subtopic_columns
 from ...measures.subtopics import SubtopicIndex
 from ...metrics import Evaluator
+from ..main import typed_command
 from .args import NDEVAL_VERSION, USAGE, Options, UsageError, parse_args
-from .files import read_ndeval_run
+from .docs import JudgedDocs
+from .files import RunReader, Ungrouped
 from .printer import COLUMNS, csv_lines, run_label
+from .scoring import planned, score_topics
 
 __all__ = ["main", "run_ndeval", "topic_values", "measures", "UsageError"]
-
-PROG = "searchgrade ndeval"
 
 
 def measures(alpha: float = 0.5, beta: float = 0.5) -> list[str]:
@@ -42,43 +45,60 @@ def topic_values(evaluator: Evaluator, run: dict) -> dict:
     return out
 
 
+def _read_qrels(path) -> SubtopicIndex:
+    """The qrels indexed (FormatError naming the line of a document judged twice for one subtopic)."""
+    columns = subtopic_columns(path, ndeval=True, repeats=False)
+    try:
+        return SubtopicIndex.from_columns(*columns)  # indexed once, not nested: the engine's own form
+    except ValueError:  # a document judged twice for one subtopic: read again, to name its line
+        subtopic_columns(path, ndeval=True)
+        raise
+
+
+def _run_values(path, judged: JudgedDocs, measures: list, opts: Options) -> tuple[str, tuple]:
+    """(run id, (topics, values)) of a run file, read and scored a block of topics at a time."""
+    reader = RunReader(path, judged, traditional=opts.traditional, depth=opts.depth)
+    try:
+        values = score_topics(judged.index, measures, reader.blocks())
+    except Ungrouped:  # a topic came back after another: read again, grouped by topic first
+        values = score_topics(judged.index, measures, reader.blocks(grouped=False))
+    finally:
+        reader.close()
+    return reader.runid, values
+
+
 def run_ndeval(opts: Options) -> list[str]:
     """ndeval's output lines for parsed options (FormatError, OSError on bad files)."""
-    columns = subtopic_columns(opts.qrels, ndeval=True, repeats=False)
-    try:
-        qrels = SubtopicIndex.from_columns(*columns)  # indexed once, not nested: the engine's own form
-    except ValueError:  # a document judged twice for one subtopic: read again, to name its line
-        subtopic_columns(opts.qrels, ndeval=True)
-        raise
-    del columns
-    ev = Evaluator(qrels, measures(opts.alpha, opts.beta), ties="trec")
-    run = read_ndeval_run(opts.run, traditional=opts.traditional, depth=opts.depth)
-    values = topic_values(ev, run.run)
-    topics = set(qrels.qids)
-    judged = len(topics) if opts.complete else sum(1 for t in run.run if t in topics)
-    base, label = None, run.runid
+    judged = JudgedDocs(_read_qrels(opts.qrels))
+    columns = planned(measures(opts.alpha, opts.beta))
+    runid, values = _run_values(opts.run, judged, columns, opts)
+    topics = set(judged.index.qids)
+    count = len(topics) if opts.complete else sum(1 for t in values[0].tolist() if t in topics)
+    base, label = None, runid
     if opts.baseline is not None:
-        baseline = read_ndeval_run(opts.baseline, traditional=opts.traditional, depth=opts.depth)
-        base = topic_values(ev, baseline.run)
-        label = run_label(run.runid, baseline.runid, opts.risk_alpha_text)
-    return list(csv_lines(label, values, base, judged, opts.risk_alpha, opts.complete))
+        base_id, base = _run_values(opts.baseline, judged, columns, opts)
+        label = run_label(runid, base_id, opts.risk_alpha_text)
+    return list(csv_lines(label, values, base, count, opts.risk_alpha, opts.complete))
 
 
 def main(argv: list[str] | None = None, help_text: str = "") -> int:
     """Entry point: prints ndeval's CSV; a bad command line or file is one line on standard error, status 1."""
     argv = sys.argv[1:] if argv is None else list(argv)
+    prog = typed_command("ndeval")
     try:
         opts = parse_args(argv)
-        if opts.help or opts.version:
-            print(help_text.strip() if opts.help else f"{PROG}: searchgrade's ndeval ({NDEVAL_VERSION} compatible)")
-            return 0
-        lines = run_ndeval(opts)
+        if opts.help:
+            lines = [USAGE.format(prog=prog), "", help_text.strip()]
+        elif opts.version:
+            lines = [f"{prog}: searchgrade's ndeval ({NDEVAL_VERSION} compatible)"]
+        else:
+            lines = run_ndeval(opts)
     except UsageError as err:
-        print(f"{PROG}: {err}\n{PROG}: {USAGE.format(prog=PROG)}", file=sys.stderr)
+        print(f"{prog}: {err}\n{prog}: {USAGE.format(prog=prog)}", file=sys.stderr)
         return 1
     except (FormatError, OSError, ValueError) as err:
         where = f"{err.filename}: {err.strerror}" if isinstance(err, OSError) and err.filename else str(err)
-        print(f"{PROG}: {where}", file=sys.stderr)
+        print(f"{prog}: {where}", file=sys.stderr)
         return 1
     text = "\n".join(lines) + "\n"
     try:

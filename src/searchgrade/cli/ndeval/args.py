@@ -2,14 +2,16 @@
 from __future__ import annotations
 
 import math
-import re
 from dataclasses import dataclass
 
-__all__ = ["Options", "UsageError", "parse_args", "USAGE", "NDEVAL_VERSION"]
+from ...io.cnumbers import scan_double, scan_int
+
+__all__ = ["Options", "UsageError", "parse_args", "USAGE", "NDEVAL_VERSION", "HELP_FLAGS"]
 
 USAGE = "Usage: {prog} [options] qrels run   (-help for full usage information)"
 NDEVAL_VERSION = "version 4.5 (Mon 29 Apr 2013 20:51:02 EDT)"
-_FLOAT = re.compile(r"\s*[+-]?(\d+\.?\d*|\.\d+)([eE][+-]?\d+)?")  # what sscanf("%lf") reads of a number
+HELP_FLAGS = ("-help", "--help", "-h")  # ndeval knows -help (it prints nothing); -h and --help as other commands
+VERSION_FLAGS = ("-version", "--version")
 
 
 class UsageError(ValueError):
@@ -35,11 +37,14 @@ class Options:
 
 
 def _number(option: str, text: str, low: float, high: float = math.inf) -> float:
-    """A number option's value, as sscanf's %lf reads its start; UsageError when it is none or out of range."""
-    got = _FLOAT.match(text)
-    if got is None:
+    """A number option's value, as ndeval's sscanf("%lf") reads it (a hexadecimal float, ``1.5x`` as 1.5, ``inf``);
+    UsageError when it reads none (ndeval would keep the default), NaN or a value out of range."""
+    value = scan_double(text)
+    if value is None:
         raise UsageError(f"{option} {text!r}: not a number")
-    value = float(got.group(0))
+    if math.isnan(value):  # ndeval's range check lets NaN through; every value it then touches is nan
+        raise UsageError(f"{option} {text}: not a number (ndeval reads NaN and prints nan for every value it "
+                         "touches)")
     if not low <= value <= high:
         raise UsageError(f"{option} {text}: must be " + (f"between {low:g} and {high:g}" if high < math.inf
                                                           else f"at least {low:g}"))
@@ -49,10 +54,10 @@ def _number(option: str, text: str, low: float, high: float = math.inf) -> float
 def parse_args(argv: list[str]) -> Options:
     """Options of an ndeval command line (ndeval's loop: options are read until two arguments are left)."""
     opts, args = Options(), list(argv)
-    while len(args) != 2:
+    while len(args) != 2 or args[0] in HELP_FLAGS + VERSION_FLAGS:
         first = args[0] if args else ""
-        if first in ("-version", "-help"):
-            setattr(opts, first[1:], True)
+        if first in HELP_FLAGS + VERSION_FLAGS:  # also before two arguments: --help FILE asks for help
+            setattr(opts, "help" if first in HELP_FLAGS else "version", True)
             return opts
         if len(args) >= 4 and first in ("-alpha", "-beta", "-M", "-baseline", "-riskAlpha"):
             _valued(opts, first, args[1])
@@ -75,14 +80,14 @@ def parse_args(argv: list[str]) -> Options:
 def _valued(opts: Options, option: str, text: str) -> None:
     """Set one option that takes a value."""
     if option == "-alpha":
-        opts.alpha = _number(option, text, 0.0, 1.0)
+        opts.alpha = _number(option, text, 0.0, 1.0) + 0.0  # -0 is 0
     elif option == "-beta":
-        opts.beta = _number(option, text, 0.0, 1.0)
+        opts.beta = _number(option, text, 0.0, 1.0) + 0.0
     elif option == "-M":
-        got = re.match(r"\s*[+-]?\d+", text)
-        if got is None or int(got.group(0)) <= 0:
+        depth = scan_int(text)  # sscanf("%d"): 2147483648 wraps to a negative int, which ndeval refuses
+        if depth is None or depth <= 0:
             raise UsageError(f"-M {text!r}: the depth must be a whole number of at least 1")
-        opts.depth = int(got.group(0))
+        opts.depth = depth
     elif option == "-baseline":
         opts.baseline = text
     else:

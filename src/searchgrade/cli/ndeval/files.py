@@ -1,153 +1,223 @@
-"""ndeval's run files: ``topic Q0 docno rank score runid`` lines, ordered and cut as ndeval orders and cuts them.
+"""ndeval's run files, read a block at a time: each topic ordered, checked and cut as ndeval does (:class:`RunReader`).
 
-A topic is a natural number, optionally after a task prefix ending in ``-`` (``wt09-5`` is topic
-5); the rank is a natural number.  ndeval orders each topic by rank (``-traditional``: by score
-descending, then docno descending), refuses a rank given twice, keeps the first ``-M`` documents
-and then refuses a document given twice.  Fields after the sixth are ignored, as ndeval's
-splitter ignores them.  Every refusal is a :class:`~searchgrade.io.FormatError` naming the file
-and line.
+ndeval orders each topic by rank (``-traditional``: by score descending, then docno descending),
+refuses a rank given twice, keeps the first ``-M`` documents and then refuses a document given
+twice.  What it reads line by line (:mod:`.lines`: fields, topic, rank; and the scores searchgrade
+refuses) stops the reading at the first bad line.  The duplicates ndeval finds after reading the
+whole file, so they are raised once it is read: a duplicate rank before a duplicate document, each
+in the first topic (by number) that has one.  Every refusal is a :class:`~searchgrade.io.FormatError`
+naming the file and line.
+
+The file is read in pieces of about :data:`BLOCK_BYTES` (:func:`searchgrade.io.sources.open_source`:
+a path, gzip, ``"-"``), each split into columns (:mod:`.lines`), gathered into blocks of
+:data:`BLOCK_LINES` lines.  Run files are grouped by topic (ndeval's own, trec_eval's, Anserini's):
+a topic is complete once a line of another topic follows it, so each block's complete topics are
+ordered, checked, cut and handed on as a :class:`TopicBlock` (only the judged documents' positions
+and numbers), and the last topic waits for the next block; the memory held is a block of lines and
+the longest topic.  A file whose topic comes back after another topic is not grouped:
+:meth:`RunReader.blocks` raises :class:`Ungrouped` and ``blocks(grouped=False)`` reads it again
+whole, its lines grouped by topic (holding the whole file's columns, as ndeval holds its lines).
 """
 from __future__ import annotations
 
-import math
-from typing import NamedTuple
+from typing import Iterator, NamedTuple
 
 import numpy as np
 
 from ...io.errors import FormatError
-from ...io.sources import decode, raw_bytes, read_source
-from ...io.subtopics import line_fields, ndeval_number, uniform_fields
+from ...io.sources import open_source
+from .docs import JudgedDocs, doc_keys, first_repeat
+from .lines import RunLines, first_fields, run_lines
 
-__all__ = ["NdevalRun", "read_ndeval_run", "ndeval_topic"]
+__all__ = ["RunReader", "TopicBlock", "Ungrouped", "BLOCK_BYTES", "BLOCK_LINES"]
 
-
-class NdevalRun(NamedTuple):
-    """A run as ndeval evaluates it: its id and ``{topic: {docno: score}}`` (topics ascending)."""
-
-    runid: str
-    run: dict  # scores that put each topic in ndeval's order under trec_eval's tie rule
-
-
-def ndeval_topic(text: str) -> int:
-    """ndeval's parseTopic: a natural number, or the number after a prefix's first '-' (``wt09-5``); -1 if none."""
-    if text[:1].isdigit():
-        return ndeval_number(text)
-    cut = text.find("-")
-    return ndeval_number(text[cut + 1:]) if cut >= 0 else -1
+# Bytes of the file split into columns at a time (cut at a line end): splitting takes several times as much
+# memory for a moment.  The columns (about 40 bytes a line) are then gathered into blocks of at least
+# BLOCK_LINES lines before their topics are ordered and scored (each block costs every kernel a call).
+# Measured on benchmarks/bench_ndeval.py's 2M lines: 2**16 lines and 1 MiB took the least memory (71 MB, the
+# qrels' reading about as much) at the same CPU time as larger blocks (2**18 lines and 4 MiB: 124 MB).
+BLOCK_BYTES = 1 << 20
+BLOCK_LINES = 1 << 16
+_RANK_SPAN = 1 << 21  # above every rank ndeval reads (at most 1,000,009): a (topic, rank) key is one int64
 
 
-class _Lines(NamedTuple):
-    topic: np.ndarray  # int64
-    docs: list
-    rank: np.ndarray  # int64
-    score: np.ndarray | None  # float64 (traditional only)
-    lineno: np.ndarray  # int64, 1-based
-    runid: str
+class Ungrouped(Exception):
+    """The run's lines are not grouped by topic (a topic comes back after another one)."""
 
 
-def read_ndeval_run(path: str, *, traditional: bool = False, depth: int | None = None) -> NdevalRun:
-    """The run file at ``path``, checked, ordered and cut at ``depth`` as ndeval does."""
-    name, content = read_source(path)
-    text = decode(name, raw_bytes(name, content))
-    lines = _parse(text, name, traditional)
-    if traditional:  # score descending, then docno descending (ndeval's resultCompareByScore)
-        by_doc = _text_rank(lines.docs)
-        order = np.lexsort((-by_doc, -lines.score, lines.topic))
-    else:
-        order = np.lexsort((lines.rank, lines.topic))
-        _refuse_repeats(name, lines, order, lines.rank[order], "rank")
-    topic = lines.topic[order]
-    start = np.r_[True, topic[1:] != topic[:-1]]
-    pos = np.arange(len(order)) - np.maximum.accumulate(np.where(start, np.arange(len(order)), 0))
-    if depth is not None:
-        order, pos = order[pos < depth], pos[pos < depth]
-    docs = list(map(lines.docs.__getitem__, order.tolist()))
-    values = (lines.score[order] if traditional else -(pos + 1.0)).tolist()
-    topic = lines.topic[order]
-    cuts = np.flatnonzero(np.r_[True, topic[1:] != topic[:-1], True]).tolist()
-    run = {int(topic[a]): dict(zip(docs[a:b], values[a:b])) for a, b in zip(cuts[:-1], cuts[1:])}
-    if sum(map(len, run.values())) < len(docs):  # a document twice within the depth: find its lines
-        first: dict = {}  # each docno's code: the position of its first occurrence
-        codes = np.fromiter(map(first.setdefault, lines.docs, range(len(lines.docs))), dtype=np.int64,
-                            count=len(lines.docs))
-        by_doc = order[np.lexsort((codes[order], lines.topic[order]))]
-        _refuse_repeats(name, lines, by_doc, codes[by_doc], "document")
-    return NdevalRun(lines.runid, run)
+class TopicBlock(NamedTuple):
+    """Complete topics of a run, ordered and cut as ndeval does: what the diversity measures need of them."""
+
+    topics: np.ndarray  # int64: the topics, each once, in file order
+    lengths: np.ndarray  # documents each topic keeps (after -M)
+    seg: np.ndarray  # judged documents: the index of each one's topic in topics
+    pos: np.ndarray  # its 1-based position in ndeval's order of the topic
+    doc: np.ndarray  # its document number in the subtopic index
 
 
-def _text_rank(docs: list) -> np.ndarray:
-    """Each docno's rank among the distinct docnos in strcmp order (code points of UTF-8 text)."""
-    rank = {d: i for i, d in enumerate(sorted(set(docs)))}
-    return np.fromiter(map(rank.__getitem__, docs), dtype=np.int64, count=len(docs))
+class RunReader:
+    """A run file as ndeval reads it: ``runid`` (its first line's) and :meth:`blocks`, the complete topics."""
+
+    def __init__(self, source, judged: JudgedDocs, *, traditional: bool = False, depth: int | None = None):
+        self.opened = open_source(source)
+        self.name, self.judged = self.opened.name, judged
+        self.traditional, self.depth = traditional, depth
+        self.runid = ""
+        self._errors: dict = {}
+
+    def close(self) -> None:
+        """Close what was opened to read the source (a pipe named by its path)."""
+        self.opened.close()
+
+    def blocks(self, grouped: bool = True) -> Iterator[TopicBlock]:
+        """The run's topics a block at a time (grouped: as they come, raising Ungrouped where a topic comes back;
+        else the whole file grouped first); FormatError at the first bad line, or for a duplicate at the end."""
+        self._errors = {}
+        parts = self._parts()
+        yield from (self._stream(parts) if grouped else self._whole(parts))
+        for what in ("rank", "document"):
+            if what in self._errors:
+                raise self._errors[what][1]
+
+    def _parts(self) -> Iterator[RunLines]:
+        """The file's blocks as columns (the run id read from the first line); FormatError if it is empty."""
+        line = 1
+        for raw in self.opened.blocks(BLOCK_BYTES):
+            if not raw:
+                continue
+            if isinstance(raw, str):  # text that is no UTF-8 (lone surrogates): as bytes, for the line reader
+                raw = raw.encode("utf-8", "surrogatepass")
+            part = run_lines(raw, self.name, line, self.traditional)
+            if line == 1 and len(part.topic):
+                self.runid = first_fields(raw)[5]
+            line += len(part.topic)
+            if len(part.topic):
+                yield part
+        if line == 1:
+            raise FormatError(self.name, None, "the run file is empty (ndeval refuses it)")
+
+    def _stream(self, parts: Iterator[RunLines]) -> Iterator[TopicBlock]:
+        """Grouped lines: each block's complete topics as they come; Ungrouped where a topic comes back."""
+        carry: list = []  # the lines of the last topic so far, which the next lines may go on
+        done: set = set()
+        for batch in _batches(parts):
+            if carry and all(bool((p.topic == carry[0].topic[0]).all()) for p in batch):
+                carry += batch  # a topic longer than a block: joined once, when it ends
+                continue
+            lines = _joined(*carry, *batch)
+            heads = _heads(lines.topic)
+            topics = lines.topic[heads].tolist()
+            if len(set(topics)) != len(topics) or not done.isdisjoint(topics):
+                raise Ungrouped(self.name)
+            done.update(topics[:-1])
+            if heads[-1]:
+                yield from self._block(_rows(lines, slice(0, heads[-1])))
+            carry = [_rows(lines, slice(heads[-1], None))]
+        if carry:
+            yield from self._block(_joined(*carry))
+
+    def _whole(self, parts: Iterator[RunLines]) -> Iterator[TopicBlock]:
+        """Any lines: the whole file's, grouped by topic (lines of a topic in file order), a block at a time."""
+        lines = _joined(*parts)
+        lines = _rows(lines, np.argsort(lines.topic, kind="stable"))
+        heads = np.append(_heads(lines.topic), len(lines.topic))
+        start = 0
+        while start < len(lines.topic):
+            end = heads[min(np.searchsorted(heads, start + BLOCK_LINES), len(heads) - 1)]
+            yield from self._block(_rows(lines, slice(start, end)))
+            start = end
+
+    def _block(self, lines: RunLines) -> Iterator[TopicBlock]:
+        """Complete topics ordered, checked and cut; their judged documents looked up (nothing if one is refused)."""
+        heads = _heads(lines.topic)
+        sizes = np.diff(np.append(heads, len(lines.topic)))
+        group = np.repeat(np.arange(len(heads)), sizes)
+        order = self._order(lines, group)
+        if order is None:  # a duplicate rank (recorded): nothing of this block is scored
+            return
+        pos = np.arange(1, len(order) + 1) - np.repeat(heads, sizes)
+        if self.depth is not None:
+            order, pos = order[pos <= self.depth], pos[pos <= self.depth]
+        topic, docs = lines.topic[order], lines.docs[order]
+        keys = doc_keys(docs)
+        twice = first_repeat(topic, docs, keys)
+        if twice is not None:
+            self._refuse("document", lines, order[list(twice)], docs[twice[0]].decode("utf-8", "replace"))
+            return
+        number = self.judged.numbers(topic, docs, keys)
+        hit = np.flatnonzero(number >= 0)
+        kept = group[order]
+        yield TopicBlock(lines.topic[heads], np.bincount(kept, minlength=len(heads)), kept[hit], pos[hit],
+                         number[hit])
+
+    def _order(self, lines: RunLines, group: np.ndarray) -> np.ndarray | None:
+        """The rows in ndeval's order (topics as they come); None after recording a duplicate rank."""
+        if self.traditional:
+            return _by_score(lines, group)
+        key = group * _RANK_SPAN + lines.rank
+        if len(key) < 2 or bool((key[1:] > key[:-1]).all()):
+            return np.arange(len(key))
+        order = np.argsort(key, kind="stable")
+        same = np.flatnonzero(key[order][1:] == key[order][:-1])
+        if not len(same):
+            return order
+        first = min(same.tolist(), key=lambda i: (lines.topic[order[i]], lines.rank[order[i]]))
+        self._refuse("rank", lines, order[[first, first + 1]], int(lines.rank[order[first]]))
+        return None
+
+    def _refuse(self, what: str, lines: RunLines, rows: np.ndarray, shown) -> None:
+        """Record a duplicate (rows: its two lines), keeping the first topic's (ndeval reports that one)."""
+        topic = int(lines.topic[rows[0]])
+        first, later = sorted(lines.line[rows].tolist())
+        key = (topic, shown)
+        if what in self._errors and self._errors[what][0] <= key:
+            return
+        text = shown if what == "rank" else repr(shown)
+        self._errors[what] = (key, FormatError(self.name, later, f"duplicate {what} {text} for topic {topic} "
+                                               f"(first at line {first}; ndeval refuses it)"))
 
 
-def _refuse_repeats(name: str, lines: _Lines, order: np.ndarray, key: np.ndarray, what: str) -> None:
-    """FormatError at the later line of the first (topic, key) pair given twice (entries in ``order``)."""
-    topic = lines.topic[order]
-    same = np.flatnonzero((topic[1:] == topic[:-1]) & (key[1:] == key[:-1]))
-    if not len(same):
-        return
-    a, b = order[same[0]], order[same[0] + 1]
-    first, later = sorted((int(lines.lineno[a]), int(lines.lineno[b])))
-    shown = int(lines.rank[a]) if what == "rank" else repr(lines.docs[a])
-    raise FormatError(name, later, f"duplicate {what} {shown} for topic {int(topic[same[0]])} "
-                      f"(first at line {first}; ndeval refuses it)")
+def _by_score(lines: RunLines, group: np.ndarray) -> np.ndarray:
+    """-traditional's order: topics as they come, each by score descending, then docno descending (strcmp)."""
+    down = -lines.score
+    order = np.lexsort((down, group))
+    tied = (group[order][1:] == group[order][:-1]) & (down[order][1:] == down[order][:-1])
+    if tied.any():  # docnos decide between equal scores: their order as bytes, strcmp's
+        text_rank = np.empty(len(order), dtype=np.int64)
+        text_rank[np.argsort(lines.docs, kind="stable")] = np.arange(len(order))
+        order = np.lexsort((-text_rank, down, group))
+    return order
 
 
-def _parse(text: str, name: str, traditional: bool) -> _Lines:
-    """The run's lines as columns; FormatError at the first line ndeval cannot read."""
-    tokens = uniform_fields(text, 6)
-    if tokens is None:  # a line with more or fewer fields, a blank line: line by line
-        return _parse_lines(line_fields(text), name, traditional)
-    cols = [tokens[i::6] for i in (0, 2, 3, 4)]
-    del tokens
-    topics = {t: ndeval_topic(t) for t in set(cols[0])}
-    if min(topics.values()) < 0 or not all(r.isascii() and r.isdigit() and len(r) < 7 for r in set(cols[2])):
-        return _parse_lines(line_fields(text), name, traditional)  # the error, with its line
-    n = len(cols[1])
-    ranks = {r: int(r) for r in set(cols[2])}
-    rank = np.fromiter(map(ranks.__getitem__, cols[2]), dtype=np.int64, count=n)
-    score = _scores(cols[3], name) if traditional else None
-    return _Lines(np.fromiter(map(topics.__getitem__, cols[0]), dtype=np.int64, count=n), cols[1], rank, score,
-                  np.arange(1, n + 1, dtype=np.int64), text.split("\n", 1)[0].split()[5])
+def _batches(parts: Iterator[RunLines]) -> Iterator[list]:
+    """The parts in lists of at least BLOCK_LINES lines (the last may have fewer)."""
+    batch, lines = [], 0
+    for part in parts:
+        batch.append(part)
+        lines += len(part.topic)
+        if lines >= BLOCK_LINES:
+            yield batch
+            batch, lines = [], 0
+    if batch:
+        yield batch
 
 
-def _parse_lines(fields: list, name: str, traditional: bool) -> _Lines:
-    """The run's lines as columns, line by line; FormatError at the first line ndeval cannot read."""
-    if not fields:
-        raise FormatError(name, None, "the run file is empty (ndeval refuses it)")
-    if not all(len(f) >= 6 for f in fields):
-        bad = next(i for i, f in enumerate(fields) if len(f) < 6)
-        raise FormatError(name, bad + 1, f"expected 6 fields 'topic Q0 docno rank score runid', found "
-                          f"{len(fields[bad])}")
-    topics = {t: ndeval_topic(t) for t in {f[0] for f in fields}}
-    if min(topics.values()) < 0:
-        bad = next(i for i, f in enumerate(fields) if topics[f[0]] < 0)
-        raise FormatError(name, bad + 1, f"topic {fields[bad][0]!r} is not a number (ndeval reads numeric "
-                          "topics, optionally after a prefix ending in '-', such as wt09-5)")
-    ranks = [ndeval_number(f[3]) for f in fields]
-    if min(ranks) < 0:
-        bad = ranks.index(min(ranks))
-        raise FormatError(name, bad + 1, f"rank {fields[bad][3]!r} is not a natural number")
-    score = _scores([f[4] for f in fields], name) if traditional else None
-    return _Lines(np.fromiter((topics[f[0]] for f in fields), dtype=np.int64, count=len(fields)),
-                  [f[2] for f in fields], np.array(ranks, dtype=np.int64), score,
-                  np.arange(1, len(fields) + 1, dtype=np.int64), fields[0][5])
+def _heads(topic: np.ndarray) -> np.ndarray:
+    """The first row of each run of equal topics."""
+    return np.flatnonzero(np.r_[True, topic[1:] != topic[:-1]])
 
 
-def _scores(texts: list, name: str) -> np.ndarray:
-    """The scores (-traditional orders by them): finite decimal numbers."""
-    try:
-        out = np.fromiter(map(float, texts), dtype=np.float64, count=len(texts))
-    except ValueError:
-        out = None
-    if out is not None and np.isfinite(out).all():
-        return out
-    for i, text in enumerate(texts):
-        try:
-            ok = math.isfinite(float(text))
-        except ValueError:
-            ok = False
-        if not ok:
-            raise FormatError(name, i + 1, f"score {text!r} is not a finite number (-traditional orders by it)")
-    return out  # not reached
+def _rows(lines: RunLines, which) -> RunLines:
+    """Some rows of the columns (a slice or an index array)."""
+    return RunLines(*(None if col is None else col[which] for col in lines))
+
+
+def _joined(*parts: RunLines) -> RunLines:
+    """Blocks of columns one after another (docnos padded to the widest)."""
+    if len(parts) == 1:
+        return parts[0]
+    width = max(p.docs.dtype.itemsize for p in parts)
+    cols = [np.concatenate([getattr(p, f) for p in parts]) if getattr(parts[0], f) is not None else None
+            for f in RunLines._fields if f != "docs"]
+    docs = np.concatenate([p.docs.astype(f"S{width}") for p in parts])
+    return RunLines(cols[0], docs, *cols[1:])

@@ -13,6 +13,8 @@ from __future__ import annotations
 import math
 from typing import Iterator
 
+import numpy as np
+
 __all__ = ["HEADER", "COLUMNS", "csv_lines", "run_label"]
 
 #: ndeval's columns, each with the measure searchgrade computes for it ({a}: alpha, {b}: beta).
@@ -37,56 +39,41 @@ def run_label(runid: str, base_runid: str | None, risk_text: str) -> str:
     return f"{runid} (rel to. {base_runid}; rs=1+a; a={risk_text})"
 
 
-def _risk(r: float, b: float, a: float) -> float:
-    """ndeval's RiskBased(r, b, a)."""
-    return r - b if r >= b else (a + 1) * (r - b)
-
-
 def _fmt(x: float) -> str:
     """C's %.6f (a NaN as glibc prints x86's 0/0)."""
     return "-nan" if math.isnan(x) else f"{x:.6f}"
 
 
-def _rows(run: dict, base: dict | None, complete: bool) -> Iterator[tuple[int, list | None, list | None]]:
-    """(topic, run values or None, baseline values or None) in ndeval's row order."""
-    rt, bt = sorted(run), sorted(base or ())
-    i = j = 0
-    while i < len(rt) or (j < len(bt) and complete):
-        if i < len(rt) and j < len(bt):
-            if rt[i] == bt[j]:
-                yield rt[i], run[rt[i]], base[bt[j]]
-                i, j = i + 1, j + 1
-            elif rt[i] > bt[j]:
-                if complete:
-                    yield bt[j], None, base[bt[j]]
-                j += 1
-            else:
-                yield rt[i], run[rt[i]], None
-                i += 1
-        elif i >= len(rt):
-            yield bt[j], None, base[bt[j]]
-            j += 1
-        else:
-            yield rt[i], run[rt[i]], None
-            i += 1
+def _printed(run: tuple, base: tuple | None, complete: bool) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(topics printed, run values, baseline values) in ndeval's row order: the run's topics, and with -c the
+    baseline's too; a side without the topic gives zeros."""
+    rt, rv = run
+    bt, bv = base if base is not None else (np.zeros(0, np.int64), np.zeros((0, rv.shape[1])))
+    topics = np.union1d(rt, bt) if complete else rt
+    out = []
+    for t, v in ((rt, rv), (bt, bv)):
+        at = np.minimum(np.searchsorted(t, topics), max(len(t) - 1, 0))
+        found = (t[at] == topics) if len(t) else np.zeros(len(topics), dtype=bool)
+        out.append(np.where(found[:, None], v[at] if len(t) else 0.0, 0.0))
+    return topics, out[0], out[1]
 
 
-def csv_lines(label: str, run: dict, base: dict | None, judged: int, risk_alpha: float,
+def csv_lines(label: str, run: tuple, base: tuple | None, judged: int, risk_alpha: float,
               complete: bool) -> Iterator[str]:
-    """ndeval's output lines: ``run``/``base`` map each topic to its 21 values (zeros when unjudged);
-    ``judged`` is the denominator before the baseline's rule (topics judged and run, or -c's)."""
+    """ndeval's output lines: ``run``/``base`` are (topics ascending, values: a row of 21 a topic; zeros when
+    unjudged); ``judged`` is the denominator before the baseline's rule (topics judged and run, or -c's)."""
     yield HEADER
-    zeros = [0.0] * len(COLUMNS)
-    totals = [0.0] * len(COLUMNS)
-    printed = 0
-    for topic, r, b in _rows(run, base, complete):
-        values = [_risk(x, y, risk_alpha) for x, y in zip(r or zeros, b or zeros)]
-        totals = [t + v for t, v in zip(totals, values)]
-        printed += 1
-        yield f"{label},{topic}," + ",".join(map(_fmt, values))
-    if base is not None and printed > judged:
-        judged = printed
-    yield f"{label},amean," + ",".join(_fmt(_mean(t, judged)) for t in totals)
+    topics, r, b = _printed(run, base, complete)
+    with np.errstate(invalid="ignore", over="ignore"):  # RiskBased(r, b, a) element by element, as C computes
+        values = np.where(r >= b, r - b, (risk_alpha + 1) * (r - b))  # every row (b = 0 without a baseline)
+    row = ",".join(["%.6f"] * len(COLUMNS))
+    for topic, v in zip(topics.tolist(), values.tolist()):
+        text = row % tuple(v)
+        yield f"{label},{topic}," + (text.replace("nan", "-nan") if "nan" in text else text)
+    totals = np.cumsum(values, axis=0)[-1] if len(values) else np.zeros(len(COLUMNS))  # added in row order, as C adds
+    if base is not None and len(topics) > judged:
+        judged = len(topics)
+    yield f"{label},amean," + ",".join(_fmt(_mean(t, judged)) for t in totals.tolist())
 
 
 def _mean(total: float, n: int) -> float:

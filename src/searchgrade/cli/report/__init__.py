@@ -9,8 +9,11 @@ The second form takes plain TREC run files from any system (:mod:`searchgrade.re
 skipped queries, the optional collection). ``-c`` scores a query without results 0 (trec_eval's
 ``-c``); without it the query is left out of that run's means, as :func:`searchgrade.mean` does. Bad
 input gives exit status 2 and one ``error:`` line naming the file or the option, never a traceback,
-and leaves no file behind. The options are in :mod:`.args` (those shared with ``searchgrade runs`` in
-:mod:`searchgrade.cli.options`); :mod:`searchgrade.report` is imported when the command runs.
+and leaves no file behind. A page compares at most :data:`searchgrade.report.data.MAX_RUNS` runs
+(counted before a file is read), and its work grows linearly with them
+(:data:`searchgrade.report.data.ALL_PAIRS`). The options are in :mod:`.args` (those shared with
+``searchgrade runs`` in :mod:`searchgrade.cli.options`); :mod:`searchgrade.report` is imported when the
+command runs.
 """
 from __future__ import annotations
 
@@ -26,17 +29,17 @@ __all__ = ["main"]
 
 
 def _font(args) -> bool:
-    """Embed the web font? Not with --no-font; not (said on stderr) where the book extra's font tools are missing."""
+    """Embed the web font? Not with --no-font; not where the book extra's font tools are missing (said on stderr
+    for a Korean page; an English page says nothing of a Korean font)."""
     if args.no_font:
         return False
     from ...report.webfont import available
 
     missing = available()
-    if missing:
+    if missing and args.lang == "ko":
         print(f"note: the Korean web font is not embedded ({missing}; the `book` extra installs it): the page uses "
               "the reader's fonts", file=sys.stderr)
-        return False
-    return True
+    return not missing
 
 
 def _options(args) -> dict:
@@ -50,9 +53,11 @@ def _options(args) -> dict:
 def _from_files(args, page_options: dict):
     """The second form: plain run files, judgments, an optional collection."""
     from ...collections import load_collection
-    from ...report.page import build_report, write_page
+    from ...report.data import check_run_count
     from ...report.files import plain_collection, read_run_files
+    from ...report.page import build_report, write_page
 
+    check_run_count(len(args.run_files))   # before reading them
     if args.runs or args.retrievers or args.baseline or args.queries or args.intersect:
         raise ValueError("run files are given: --runs, --retrievers, --baseline, --queries and --intersect are for "
                          "a folder of `searchgrade runs`; give one or the other")

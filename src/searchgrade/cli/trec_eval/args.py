@@ -120,6 +120,21 @@ def parse_args(argv: list[str]) -> dict:
     return o
 
 
-USAGE = ("usage: python -m searchgrade.trec_eval [-h] [-v] [-q] [-c] [-n] [-J] [-o] [-M N] [-l L] [-N N] "
-         "[-m MEASURE[.params]]... [--stream_info] QRELS RUN")
+class _Usage:
+    """trec_eval's usage line, naming the command as the user typed it (``searchgrade trec_eval``,
+    ``searchgrade-trec-eval``, ``python -m searchgrade.trec_eval``): read when it is printed."""
+
+    ARGS = ("[-h] [-v] [-q] [-c] [-n] [-J] [-o] [-M N] [-l L] [-N N] [-m MEASURE[.params]]... "
+            "[--stream_info] QRELS RUN")
+
+    def __str__(self) -> str:
+        from ..main import typed_command
+
+        return f"usage: {typed_command('trec_eval')} {self.ARGS}"
+
+    def __format__(self, spec: str) -> str:
+        return format(str(self), spec)
+
+
+USAGE = _Usage()
 TREC_EVAL_VERSION = "10.0-rc3"  # the trec_eval whose output is reproduced

@@ -35,12 +35,14 @@ function searchgradeQueryViewer(root, data) {
   }
   function doc(d, grade, snippet, spans, hasAnswer) {
     var badge = hasAnswer ? '<span class="sg-mark sg-mark-ans">' + esc(T.answer) + "</span>" : "";
-    return mark(grade) + '<span class="sg-doc-title">' + esc(data.titles[d]) + "</span> " +
-      '<span class="sg-docid">(' + esc(d) + ")</span>" + badge +
+    var title = data.titles[d];
+    var docid = title === d ? "" : ' <span class="sg-docid">(' + esc(d) + ")</span>";
+    return mark(grade) + '<span class="sg-doc-title">' + esc(title) + "</span>" + docid + badge +
       '<span class="sg-snippet">' + highlight(snippet, spans) + "</span>";
   }
   function gold(qid) {
-    var rel = data.relevant[qid], shown = data.gold[qid], title = esc(fill(T.gold, "n", rel.length));
+    var rel = data.relevant[qid], shown = data.gold[qid];
+    var title = esc(fill(rel.length === 1 ? T.gold_one : T.gold, "n", rel.length));
     var items = shown.map(function (g) {
       var where = g[5].map(function (r, j) {
         return esc(data.runs[j]) + " " + (r ? fill(T.rank, "r", r) : T.absent);
@@ -51,7 +53,7 @@ function searchgradeQueryViewer(root, data) {
     var more = rel.length - shown.length;
     return '<section class="sg-gold" aria-label="' + title + '"><p class="sg-relevant">' + title + "</p>" +
       '<ol class="sg-gold-docs">' + items + "</ol>" +
-      '<p class="sg-note sg-more"' + (more > 0 ? "" : " hidden") + ">" + esc(fill(T.more, "n", Math.max(more, 0))) +
+      '<p class="sg-note sg-more"' + (more > 0 ? "" : " hidden") + ">" + esc(fill(more === 1 ? T.more_one : T.more, "n", Math.max(more, 0))) +
       "</p></section>";
   }
   function column(qid, j) {
