@@ -107,6 +107,7 @@ bench: $(BENCH_STAMP)
 	$(PY) benchmarks/bench_bm25.py --json benchmarks/results/bm25.json
 	$(PY) benchmarks/bench_io.py
 	$(PY) benchmarks/bench_trec_eval.py --json benchmarks/results/trec_eval.json
+	$(PY) benchmarks/bench_streaming.py --json benchmarks/results/streaming.json
 	$(PY) benchmarks/bench_fusion.py --json benchmarks/results/fusion.json
 	$(PY) benchmarks/bench_ndeval.py --json benchmarks/results/ndeval.json
 

@@ -11,6 +11,17 @@ other form -- a DataFrame (ir_measures' ``query_id, doc_id, relevance`` /
 read by :func:`searchgrade.io.as_qrels` / :func:`searchgrade.io.as_run`; dicts
 are used as they are.
 
+A run file (a path, an open file, ``"-"``) is read and scored a part of whole
+queries at a time, in memory bounded by the qrels, about 4 MB of the run and a
+few numbers a query, never by the run (:mod:`searchgrade.measures.stream`): in
+one pass when its lines are grouped by query, else spilled to temporary files
+by query (logged on ``searchgrade.io.stream`` at level INFO).  Rankings made one
+query at a time are pushed instead of collected: ``s = Evaluator(qrels,
+measures).stream()``, ``s.add(qid, ranking)`` for each query, ``s.finish()``
+(what :meth:`Evaluator.evaluate` gives for the same rankings) and ``s.mean()``
+(what :func:`mean` gives).  Warnings that a kernel gives about its input (ERR's
+grade scale) come once a part or batch there, not once.
+
 The diversity measures (``ERR_IA@k``, ``alpha_nDCG@k``, ``NRBP``, ``AP_IA``,
 ``P_IA@k``, ``StRecall@k``, ...) need subtopic qrels ``{qid: {subtopic: {docid:
 grade}}}`` (:func:`searchgrade.io.read_subtopic_qrels` reads ndeval's files; a

@@ -21,9 +21,23 @@ getopt_long reads them (letters combine, ``-M5`` or ``-M 5``, long forms such as
                   ndcg_rel.2=5  Rndcg.1=2  G.3=9), or a set name (official, set, all_trec);
                   may be repeated
     -h, -v        help; version (on standard error)
+    --stream_info searchgrade's own (no trec_eval option starts so): say on standard
+                  error how the run was read (one pass, or spilled, and why)
     QRELS, RUN    files, read by searchgrade.io (``-`` for standard input, ``#`` comment
                   lines, fields after the run id ignored: see its docstring); what the
                   readers skip or ignore is reported on standard error
+
+The run is read in memory bounded by the qrels and a part of the run, never by the whole run
+(:mod:`searchgrade.io.stream`).  A run grouped by query (each query's lines together, the queries
+in any order: Anserini's, Pyserini's and trec_eval's own files) is read in one pass, about 4 MB at a
+time; a run that is not grouped is found out at the first query that comes back, then read again
+from its start and spilled to temporary files by query (in the system's temporary folder, ``TMPDIR``;
+they take about the run's size on disk while the command runs), each file read back as whole
+queries; standard input is copied to a temporary file as it is read, so that it can be read again.
+Each query's values (a number per measure) are held to the end of the run (in a temporary file past
+32 MB), since trec_eval prints the queries in its own order (query ids compared as text) whatever the
+file's order; nothing is printed before the last line is read, so that a bad line stops the command
+before its output starts, as trec_eval does.  ``--stream_info`` says which way a run went.
 
 Every measure, its parameters, defaults, printed names and print order come from the measure
 registry (:mod:`searchgrade.measures.registry`, :func:`searchgrade.measures.names.trec_expand`): a ``-m``
@@ -92,7 +106,8 @@ grade above 65536 are refused too, though 10.0 evaluates them: its setup_gains k
 every grade from 0 to the largest, and searchgrade's reproduction of its walk stops there.
 
 Not supported: preferences and other input formats (``-R``, ``-T``), z-scores (``-Z``),
-debug output (``-D``), and the measures ``dcg`` and ``ideal_dcg`` (which 10.0 computes as
+debug output (``-D``, which in trec_eval 10.0 prints to standard output and, as ``-D n.qid``, evaluates
+one query only: ``--stream_info`` is searchgrade's word on the reading instead), and the measures ``dcg`` and ``ideal_dcg`` (which 10.0 computes as
 ndcg), ``ndcg_p``, ``yaap`` and the ``prefs``/``avgjg`` families.
 """
 from __future__ import annotations

@@ -157,6 +157,17 @@ def test_ids_colliding_across_blocks_are_numbered_through_their_text(monkeypatch
     parts = [fields.distinct(fields.field_bytes(*_line_fields(block)))[1] for block in ids]
     real = fields._keys
     monkeypatch.setattr(fields, "_keys", lambda words: real(words) * np.uint64(words.shape[1] == 1))
-    numbering, distinct = _trec_bulk._number_bytes(parts)  # every long id one key: a collision
+    numbering, distinct, folds = _trec_bulk._number_bytes(parts)  # every long id one key: a collision
     assert distinct == ["a-long-document-id-1", "a-long-document-id-2", "a-long-document-id-3"]
+    assert folds is None  # no fold where the ids were numbered through their text
     assert numbering.tolist() == [0, 1, 2, 0]
+
+
+def test_an_id_folds_to_one_number_whatever_the_width_of_its_matrix():
+    """fold: equal ids, equal numbers, in matrices of any width (the qrels' and a run's differ)."""
+    ids = ["d1", "doc-0000001", "a-much-longer-document-id-7", "d1x"]
+    narrow = fields.field_bytes(*_line_fields(ids[:2]))
+    wide = fields.field_bytes(*_line_fields(ids))
+    assert narrow.shape[1] < wide.shape[1]
+    assert fields.fold(narrow).tolist() == fields.fold(wide)[:2].tolist()
+    assert len(set(fields.fold(wide).tolist())) == 4

@@ -154,6 +154,38 @@ def test_natural_order_fast_path_equals_natural_key():
     assert natural_sorted([3, 1, 2]) == [1, 2, 3]  # not str: the general key
 
 
+def test_doc_codes_screened_by_fold_or_hash_find_every_judged_id(tmp_path, monkeypatch):
+    """QrelsIndex.doc_codes: many ids are screened first (by their folds when both sides were read by the bulk
+    reader, else by hash); the codes are those of a plain dict lookup, -1 for the ids not judged."""
+    from searchgrade.io import load_columns
+    from searchgrade.measures import qrels as qrels_module
+    from searchgrade.measures.qrels import QrelsIndex
+
+    rng = np.random.default_rng(5)
+    judged = [f"doc-{i}" for i in rng.choice(200_000, 6_000, replace=False).tolist()] + ["d1", "a" * 40]
+    (tmp_path / "qrels").write_text("".join(f"q{i % 50} 0 {d} {i % 3}\n" for i, d in enumerate(judged)))
+    cols, _ = load_columns(tmp_path / "qrels", "qrels")
+    assert cols.doc_fold is not None
+    index = QrelsIndex(cols)
+    asked = judged[:6000:3] + [f"doc-{i}" for i in range(200_000, 210_000)] + ["d1", "d2", "a" * 40]
+    (tmp_path / "run").write_text("".join(f"q Q0 {d} 1 1.0 r\n" for d in asked))
+    run, _ = load_columns(tmp_path / "run", "run")
+    _, keys, code = index.docs()
+    want = [code.get(d, -1) for d in run.doc_keys]
+    assert index.doc_codes(run.doc_keys, run.doc_fold).tolist() == want  # screened by fold
+    assert index.doc_codes(run.doc_keys).tolist() == want  # by hash
+    monkeypatch.setattr(qrels_module, "_SCREEN", 1 << 40)
+    assert index.doc_codes(run.doc_keys).tolist() == want  # not screened
+    assert sum(c >= 0 for c in want) == 2000 + 2
+
+
+def test_judgments_of_a_few_rows_in_any_qrels_order():
+    from searchgrade.measures.qrels import QrelsIndex
+
+    qrels = {"b": {"x": 1, "y": 0}, "a": {"z": 2}, "c": {"x": 0, "w": 1, "v": 3}}
+    index = QrelsIndex(qrels)
+    row, at = index.judgments(["c", "a"])
+    assert row.tolist() == [0, 0, 0, 1] and index.grade[at].tolist() == [0, 1, 3, 2]
 # ------------------------------------------------- grades that look like scores (issue 41 §3)
 def _swapped_case():
     """A run with integer scores 1000 - rank (depth 100) and binary qrels: as sg.mean(run, qrels) gets them."""

@@ -1,5 +1,6 @@
-"""TREC files in and out: qrels and runs read (:mod:`.readers`, with the rules), adapted from other forms
-(:mod:`.adapters`) and written (:mod:`.writers`), over :mod:`.sources` and :mod:`.errors`.
+"""TREC files in and out: qrels and runs read (:mod:`.readers`, with the rules; :mod:`.stream` reads a run of
+any size a part of whole queries at a time), adapted from other forms (:mod:`.adapters`) and written
+(:mod:`.writers`), over :mod:`.sources` and :mod:`.errors`.
 
 To add a format, write a reader module that reads through :mod:`.sources` (as :mod:`.subtopics` reads ndeval's
 qrels) and raises :class:`FormatError` naming the line, with its tests in tests/io/; re-export it here.

@@ -45,6 +45,7 @@ class Columns(NamedTuple):
     values: np.ndarray  # score (float64) or grade (int64) of each row
     run_ids: tuple  # distinct run ids in order of first appearance (runs)
     last_run_id: str | None
+    doc_fold: np.ndarray | None = None  # fields.fold of each document id (the bulk reader's), else None
 
     @property
     def docs(self) -> list:
@@ -73,25 +74,27 @@ def _shape(raw: bytes) -> _Shape | None:
     return _Shape(raw.find(b"\n", end) + 1 or len(raw), blank)
 
 
-def _number(parts: list, total: int) -> tuple[np.ndarray, list]:
-    """(codes, distinct ids) for the whole file from the blocks' parts, ids numbered in order of first appearance.
+def _number(parts: list, total: int) -> tuple[np.ndarray, list, np.ndarray | None]:
+    """(codes, distinct ids, their folds or None) for the whole file from the blocks' parts, ids numbered in
+    order of first appearance.
 
     The parts' distinct ids are numbered once, and each part's codes are mapped through that
     numbering: no object per row.
     """
     out = np.empty(total, dtype=np.int32 if total < 2**31 else np.int64)
     if not parts:
-        return out, []
-    numbering, distinct = _number_bytes([keys for _, keys in parts])
+        return out, [], np.zeros(0, dtype=np.uint64)
+    numbering, distinct, folds = _number_bytes([keys for _, keys in parts])
     row = first = 0
     for codes, keys in parts:
         out[row:row + len(codes)] = numbering[first:first + len(keys)][codes]
         row, first = row + len(codes), first + len(keys)
-    return out, distinct
+    return out, distinct, folds
 
 
-def _number_bytes(dictionaries: list) -> tuple[np.ndarray, list]:
-    """(number of each part's distinct id, distinct ids) of the parts' NUL-padded byte matrices."""
+def _number_bytes(dictionaries: list) -> tuple[np.ndarray, list, np.ndarray | None]:
+    """(number of each part's distinct id, distinct ids, their folds or None) of the parts' NUL-padded byte
+    matrices."""
     width = max(keys.shape[1] for keys in dictionaries)
     mat = np.zeros((sum(map(len, dictionaries)), width), dtype=np.uint8)
     row = 0
@@ -103,8 +106,8 @@ def _number_bytes(dictionaries: list) -> tuple[np.ndarray, list]:
         number: dict[str, int] = {}
         ids = fields.texts(mat)
         numbering = np.fromiter((number.setdefault(i, len(number)) for i in ids), dtype=np.int64, count=len(ids))
-        return numbering, list(number)
-    return got[0], fields.texts(got[1])
+        return numbering, list(number), None
+    return got[0], fields.texts(got[1]), fields.fold(got[1])
 
 
 def read_blocks(blocks: Iterable[bytes], source: str, kind: str) -> tuple[Columns, ReadReport] | None:
@@ -136,19 +139,47 @@ def read_blocks(blocks: Iterable[bytes], source: str, kind: str) -> tuple[Column
     return _finish(got, rows, blank, source, kind)
 
 
-def _finish(got: list[fields.Block], rows: int, blank: int, source: str,
-            kind: str) -> tuple[Columns, ReadReport] | None:
-    """The blocks as one file's columns and report, or None if an id is empty or a query id starts with '#'."""
-    codes, keys = _number([part for block in got for part in block.qids], rows)
-    doc_codes, doc_keys = _number([part for block in got for part in block.docs], rows)
+def read_unit(raw: bytes, source: str, first_line: int = 1, twice: bool = False,
+              docs: bool = True) -> tuple[Columns, ReadReport] | None:
+    """A part of a run (whole lines, its first numbered first_line) as ``(columns, report)``, or None where the
+    strict reader must read it (see :func:`read_blocks`); a part of blank lines only is read as no row.
+
+    ``twice=False`` declines a (query, document) pair twice anywhere in the part (the strict reader names
+    both lines); ``twice=True`` reads it, for a caller that looks for it itself (the spill files of
+    :mod:`searchgrade.io.stream`).  ``docs=False`` checks the lines and reads their queries and scores but
+    not their documents (``doc_codes`` None, ``doc_keys`` []), for a caller that only sorts the lines by query.
+    """
+    shape = _shape(raw) if raw else _Shape(0, 0)
+    if shape is None:
+        return None
+    block = fields.read_block(raw, "run", shape.end, twice, docs) if shape.end else None
+    if shape.end and block is None:
+        return None
+    got = _finish([block] if block else [], len(block.values) if block else 0, shape.blank, source, "run",
+                  first_line, docs)
+    if got is None or (docs and not twice and has_repeats(got[0])):
+        return None
+    return got
+
+
+def _finish(got: list[fields.Block], rows: int, blank: int, source: str, kind: str, first_line: int = 1,
+            docs: bool = True) -> tuple[Columns, ReadReport] | None:
+    """The blocks as one file's columns and report, or None if an id is empty or a query id starts with '#'
+    (first_line: the number of the blocks' first line, in the report's blank line numbers; docs=False: the
+    blocks hold no documents, see :func:`read_unit`)."""
+    codes, keys, _ = _number([part for block in got for part in block.qids], rows)
+    doc_codes, doc_keys, doc_fold = (_number([part for block in got for part in block.docs], rows) if docs
+                                     else (None, [], None))
     if "" in doc_keys or any(key.startswith("#") or not key for key in keys):
         return None  # a comment after leading blanks
-    values = np.concatenate([block.values for block in got])  # one array of its own (blocks may be views)
+    values = (np.concatenate([block.values for block in got]) if got  # one array of its own (blocks may be views)
+              else np.zeros(0, dtype=np.float64 if kind == "run" else np.int64))
     run_ids = tuple(dict.fromkeys(chain.from_iterable(block.run_ids for block in got)))
-    last = got[-1].last_run_id
+    last = got[-1].last_run_id if got else None
     del got
-    cols = Columns(codes, keys, doc_codes, doc_keys, values, run_ids, last)
-    report = ReadReport(source, kind, rows + blank, rows, len(keys), blank=LineSet.of(range(rows + 1, rows + blank + 1)),
+    cols = Columns(codes, keys, doc_codes, doc_keys, values, run_ids, last, doc_fold)
+    at = first_line + rows
+    report = ReadReport(source, kind, rows + blank, rows, len(keys), blank=LineSet.of(range(at, at + blank)),
                         run_ids=run_ids, last_run_id=last)
     return cols, report
 
@@ -162,7 +193,17 @@ def columns_of(nested: dict, dtype) -> Columns:
     number = dict(zip(dict.fromkeys(docs), range(len(docs))))  # docno -> code, in order of first appearance
     doc_codes = np.fromiter(map(number.__getitem__, docs), dtype=np.int64, count=len(docs))
     values = np.fromiter(chain.from_iterable(d.values() for d in nested.values()), dtype=dtype, count=len(docs))
-    return Columns(codes, list(nested), doc_codes, list(number), values, (), None)
+    return Columns(codes, list(nested), doc_codes, list(number), values, (), None, folds(list(number)))
+
+
+def folds(ids: list) -> np.ndarray | None:
+    """:func:`searchgrade.io.fields.fold` of str ids (None if one is not a str); the readers' ids hold no NUL."""
+    if not all(type(i) is str for i in ids):
+        return None
+    encoded = [i.encode("utf-8", "surrogatepass") for i in ids]
+    width = (max(map(len, encoded), default=0) // 8 + 1) * 8
+    mat = np.frombuffer(b"".join(e.ljust(width, b"\0") for e in encoded), dtype=np.uint8).reshape(len(ids), width)
+    return fields.fold(mat)
 
 
 def has_repeats(cols: Columns) -> bool:

@@ -85,6 +85,18 @@ def _keys(words: np.ndarray) -> np.ndarray:
     return key
 
 
+def fold(mat: np.ndarray) -> np.ndarray:
+    """One 64-bit number per row of a NUL-padded byte matrix of ids (width a multiple of 8), the same for the
+    same id whatever the matrix's width (a word of NULs, past an id's end, leaves it as it is): equal ids,
+    equal numbers, so that two files' ids can be screened against each other without their text."""
+    words = mat.view(np.uint64)
+    key = words[:, 0].copy()
+    for j in range(1, words.shape[1]):
+        more = words[:, j] != 0
+        key[more] = (key[more] ^ words[more, j]) * _MIX
+    return key
+
+
 def _numbered(keys: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     """(code of each key, numbered in order of first appearance; the first position of each code)."""
     dtype = np.int32 if len(keys) < 2**31 else np.int64
@@ -212,15 +224,17 @@ class Block(NamedTuple):
     last_run_id: str | None
 
 
-def read_block(raw: bytes, kind: str, end: int) -> Block | None:
+def read_block(raw: bytes, kind: str, end: int, twice: bool = False, docs: bool = True) -> Block | None:
     """The data lines ``raw[:end]`` of a run or qrels block (cut at line ends) as columns, or None where this
     engine declines (see the module's docstring).
 
-    The block is split in pieces of about PIECE bytes (views of raw, not copies).
+    The block is split in pieces of about PIECE bytes (views of raw, not copies).  ``twice=True`` reads a
+    (query, document) pair twice too (the caller looks for it and names its lines); ``docs=False`` (which
+    implies twice) checks the lines without numbering their documents (the block's ``docs`` are then []).
     """
     spaced = raw.find(b"\t", 0, end) < 0 and raw.find(b"\r", 0, end) < 0  # else pieces are squeezed first
-    pieces = [_piece(np.frombuffer(raw, dtype=np.uint8, count=stop - start, offset=start), kind, spaced)
-              for start, stop in cuts(raw, PIECE, end)]
+    pieces = [_piece(np.frombuffer(raw, dtype=np.uint8, count=stop - start, offset=start), kind, spaced, twice,
+                     docs) for start, stop in cuts(raw, PIECE, end)]
     if not pieces or any(piece is None for piece in pieces):
         return None
     values = pieces[0].values if len(pieces) == 1 else np.concatenate([piece.values for piece in pieces])
@@ -231,7 +245,7 @@ def read_block(raw: bytes, kind: str, end: int) -> Block | None:
                  values, run_ids, pieces[-1].last_run_id)
 
 
-def _piece(a: np.ndarray, kind: str, spaced: bool) -> Block | None:
+def _piece(a: np.ndarray, kind: str, spaced: bool, twice: bool = False, with_docs: bool = True) -> Block | None:
     """Lines of bytes as a block's columns, or None (see read_block); spaced: no tab or CR in them."""
     if not _utf8(a):
         return None
@@ -243,8 +257,9 @@ def _piece(a: np.ndarray, kind: str, spaced: bool) -> Block | None:
         return None
     field = {name: (a, bounds[0][:, i], bounds[1][:, i]) for i, name in enumerate(names)}
     qids = distinct(field_bytes(*field["qid"]), grouped=True)
-    docs = distinct(field_bytes(*field["docno"]))
-    if qids is None or docs is None or repeats(qids[0], len(qids[1]), docs[0], len(docs[1])):
+    docs = distinct(field_bytes(*field["docno"])) if with_docs else ()
+    if qids is None or docs is None or (with_docs and not twice and repeats(qids[0], len(qids[1]), docs[0],
+                                                                             len(docs[1]))):
         return None  # a document twice in a query: declined at once (the strict reader names both lines)
     run_ids, last = (), None
     if kind == "run":
@@ -258,7 +273,7 @@ def _piece(a: np.ndarray, kind: str, spaced: bool) -> Block | None:
         values = integers(*field["rel"])
         if values is None:
             return None
-    return Block([qids], [docs], values, run_ids, last)
+    return Block([qids], [docs] if with_docs else [], values, run_ids, last)
 
 
 def squeezed(a: np.ndarray) -> np.ndarray | None:

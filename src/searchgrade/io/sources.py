@@ -32,11 +32,13 @@ _CHUNK = 1 << 16  # bytes read from a stream at a time
 class Opened(NamedTuple):
     """A source ready to read: the name its errors use, ``blocks(size)``, its content from the start in
     blocks of about size bytes cut after line ends (bytes; a str for text that cannot be UTF-8 encoded),
-    and ``close()``, which closes what was opened here (call it when done)."""
+    ``close()``, which closes what was opened here (call it when done), and ``size()``, the bytes it holds
+    on disk (None where unknown: content already read)."""
 
     name: str
     blocks: Callable[[int], Iterator[bytes | str]]
     close: Callable[[], None] = lambda: None
+    size: Callable[[], int | None] = lambda: None
 
 
 def is_source(obj) -> bool:
@@ -58,6 +60,84 @@ def open_source(source, name: str | None = None) -> Opened:
     kept = _Kept(stream, _checked_part(stream, first, bytes))
     blocks = lambda size: stream_blocks(kept.reader(), name, size)  # noqa: E731
     return Opened(name, blocks, stream.close) if opened else Opened(name, blocks)
+
+
+def open_spooled(source, folder: Callable[[], str]) -> Opened:
+    """A path, ``"-"`` or an open file, ready to be read in blocks as often as asked (see :class:`Opened`)
+    without keeping a stream in memory: a regular file is opened again for each reading; a binary stream
+    (standard input, a pipe) is copied to a file in ``folder()`` (a folder made when first asked for) as it
+    is read the first time, and read from that file afterwards; a text stream is read at once, as
+    :func:`open_source` reads it."""
+    if regular_file(source):
+        return Opened(str(source), lambda size: file_blocks(source, size), size=lambda: os.path.getsize(source))
+    name, stream, opened = _named_stream(source)
+    first = stream.read(MAX_LINE)
+    if isinstance(first, str):
+        try:
+            return _content(name, _read_text(stream, first, name))
+        finally:
+            if opened:
+                stream.close()
+    spool = _Spool(stream, _checked_part(stream, first, bytes), os.path.join(folder(), "input"))
+
+    def close() -> None:
+        spool.file.close()
+        if opened:
+            stream.close()
+    return Opened(name, lambda size: spool.blocks(name, size), close, spool.size)
+
+
+class _Spool:
+    """A binary stream copied to a file as it is read the first time; read from the file afterwards."""
+
+    def __init__(self, stream, first: bytes, path: str):
+        self.stream, self.first, self.path = stream, first, path
+        self.file = open(path, "wb")
+        self.file.write(first)
+        self.read_once = False
+
+    def blocks(self, name: str, size: int) -> Iterator[bytes]:
+        """The stream's content in blocks (see :func:`stream_blocks`): from the stream, copied as it comes,
+        the first time; from the copy (the rest of the stream copied first) afterwards."""
+        if not self.read_once:
+            self.read_once = True
+            yield from stream_blocks(io.BufferedReader(_Tee(self)), name, size)
+            return
+        self.copy_rest()
+        yield from file_blocks(self.path, size)
+
+    def copy_rest(self) -> None:
+        """Copy what the stream still holds to the file."""
+        while part := _checked_part(self.stream, self.stream.read(_CHUNK), bytes):
+            self.file.write(part)
+        self.file.flush()
+
+    def size(self) -> int:
+        """The bytes copied so far."""
+        self.file.flush()
+        return os.path.getsize(self.path)
+
+
+class _Tee(io.RawIOBase):
+    """A reader of a :class:`_Spool`'s stream that copies what it reads to the spool's file."""
+
+    def __init__(self, spool: _Spool):
+        super().__init__()
+        self.spool = spool
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        part, self.spool.first = self.spool.first, b""
+        if not part:
+            part = _checked_part(self.spool.stream, self.spool.stream.read(len(buffer)), bytes)
+            self.spool.file.write(part)
+        n = min(len(buffer), len(part))
+        buffer[:n] = part[:n]
+        if n < len(part):  # the first part was longer than the buffer: the rest is served next
+            self.spool.first = part[n:]
+        return n
 
 
 def _named_stream(source) -> tuple[str, object, bool]:

@@ -103,13 +103,18 @@ class _Text(NamedTuple):
     underscore: bool
 
 
-def _texts(texts: Iterable[str], source: str, blank: LineTally) -> Iterator[_Text]:
-    """The texts of a source one after another, their blank lines counted into blank."""
-    line = 1
+def _texts(texts: Iterable[str], source: str, blank: LineTally, first_line: int = 1,
+           line_map: Sequence[int] | None = None) -> Iterator[_Text]:
+    """The texts of a source one after another, their blank lines counted into blank; the first text's first
+    line is numbered first_line.  line_map: the number in the source of each line (``line_map[i]`` for the
+    line numbered ``first_line + i``), for texts made of lines taken from a source (a spill file)."""
+    line = first_line
     for text in texts:
         if not text:
             continue
         lines = _lines(text, source, line)
+        if line_map is not None:
+            lines = lines._replace(numbers=[line_map[n - first_line] for n in lines.numbers])
         if lines.blank is not None:
             blank.count += lines.blank.count
             blank.first.extend(lines.blank.first[:FIRST_LINES - len(blank.first)])
@@ -170,6 +175,12 @@ def _duplicate(source: str, lineno: int, what: str, qid: str, docno: str, text: 
             numbers = earlier.lines.numbers
             if first is not None or (len(numbers) and numbers[-1] >= lineno):
                 break
+    return duplicate_error(source, lineno, what, qid, docno, first)
+
+
+def duplicate_error(source: str, lineno: int, what: str, qid: str, docno: str, first: int | None) -> FormatError:
+    """The error for a (query, document) pair on line lineno that is already on line first (what: "document" in
+    a run, "judgment" in qrels): every reader's words for it."""
     return FormatError(source, lineno, f"duplicate {what}: query {qid} document {docno} is already on line {first}")
 
 
@@ -185,18 +196,23 @@ def read_run_text(text: str, source: str) -> tuple[dict, ReadReport]:
     return read_run_blocks([text], source)
 
 
-def read_run_blocks(texts: Iterable[str], source: str,
-                    again: Callable[[], Iterable[str]] | None = None) -> tuple[dict, ReadReport]:
+def read_run_blocks(texts: Iterable[str], source: str, again: Callable[[], Iterable[str]] | None = None, *,
+                    first_line: int = 1, line_map: Sequence[int] | None = None,
+                    empty_ok: bool = False) -> tuple[dict, ReadReport]:
     """Read a run given as texts that end at line ends, one after another (:func:`read_run_text`); the first
     bad line stops the reading.  ``again()`` gives the texts again from the start, to name the first line of a
-    document found twice in two texts."""
+    document found twice in two texts.
+
+    A part of a source (the streaming reader's, :mod:`searchgrade.io.stream`): ``first_line`` is the number
+    of its first line, ``line_map`` the source's number of each of its lines (see :func:`_texts`), and
+    ``empty_ok`` reads a part without data lines as ``({}, report)`` instead of refusing it."""
     isfinite = math.isfinite
     run: dict[str, dict[str, float]] = {}
     blank, comments, extra, odd = LineTally(), LineTally(), LineTally(), LineTally()
     run_ids: dict[str, None] = {}
     last_id = None
     total = 0
-    for text in _texts(texts, source, blank):
+    for text in _texts(texts, source, blank, first_line, line_map):
         split, plain = text.split, text.ascii and not text.underscore
         total += text.lines.total
         for lineno, line in zip(text.lines.numbers, text.lines.lines):
@@ -233,7 +249,7 @@ def read_run_blocks(texts: Iterable[str], source: str,
             elif docno in docs:
                 raise _duplicate(source, lineno, "document", qid, docno, text, again)
             docs[docno] = value
-    if not run:
+    if not run and not empty_ok:
         raise empty(source, "run", blank, comments)
     records = sum(map(len, run.values()))
     report = ReadReport(source, "run", total, records, len(run), blank.freeze(), comments.freeze(),

@@ -5,7 +5,8 @@ kind module in ``kinds/`` (kernel and rows) and add it to ``KINDS`` in ``registr
 
 ``engine`` is the way in: the Evaluator and the one-call ``evaluate``, ``mean`` and ``score_run`` read
 the inputs, plan the measures, rank the run and call the kernels (``blocks``: the trec_eval command's
-way in, the same a block of queries at a time); ``summary`` sums the queries up as trec_eval does
+way in, the same a block of queries at a time; ``stream``: a run file scored a part at a time as it is
+read, and rankings pushed a query at a time, ``Evaluator.stream()``); ``summary`` sums the queries up as trec_eval does
 (``aggregate``).  ``kinds/`` holds a module per kind of measure, each with its families' rows (of the
 type in ``family``, with typed parameters from ``params``) beside their kernels; ``registry`` gathers
 the rows into one table and derives trec_eval's order and sets from them; ``names/`` reads measure

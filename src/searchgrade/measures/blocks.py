@@ -1,20 +1,24 @@
 """Scoring a run a block of queries at a time, in trec_eval's query order: :func:`score_run_blocks`.
 
-The trec_eval command prints each query's values as they come, so it need not hold every query's values
-at once: the rows are taken in trec_eval's order (query ids compared as text), a block of them at a time;
-each block's run lines are ranked and scored by the engine (:meth:`Evaluator.scores`' steps, on those
-lines alone) and handed out as a :class:`~searchgrade.measures.engine.Scores`; the summaries are carried
-from block to block (:func:`~searchgrade.measures.summary.running_total`) and come with the last block,
-bit for bit those of :meth:`Evaluator.scores` over all the rows.
+The trec_eval command prints each query's values block by block, in trec_eval's order (query ids compared
+as text), so that it never holds every query's rankings at once.  A run file is read and scored a part at
+a time in bounded memory, as it comes (:func:`searchgrade.measures.stream.score_source`: one pass when the
+file is grouped by query, else spilled by query), each query's values held to the end of the file; then
+handed out a block of rows at a time, in trec_eval's order.  A run dict (or the columns of a file read
+whole) is scored a block of rows at a time instead (:meth:`Evaluator.scores`' steps, on those lines alone).
+Either way each block is a :class:`~searchgrade.measures.engine.Scores`, and the summaries are carried from
+block to block (:func:`~searchgrade.measures.summary.running_total`) and come with the last block, bit for
+bit those of :meth:`Evaluator.scores` over all the rows.
 """
 from __future__ import annotations
 
-from typing import Iterable, Iterator, Sequence
+from typing import Callable, Iterable, Iterator
 
 import numpy as np
 
 from ..io.bulk import Columns
-from .engine import Evaluator, Scores, _input, _is_columns
+from .engine import Evaluator, Scores, _input, _is_columns, _is_file
+from .stream import positive_judgments, score_source
 from .summary import finish_total, running_total, summary_order
 
 __all__ = ["score_run_blocks", "ROWS_PER_BLOCK", "LINES_PER_BLOCK"]
@@ -31,14 +35,25 @@ def score_run_blocks(qrels, run, measures: Iterable | str, *, summary: bool = Fa
                      relstring: int | None = None, block_rows: int | None = None, **options) -> Iterator[Scores]:
     """:func:`~searchgrade.measures.engine.score_run`'s values a block of queries at a time.
 
-    The inputs are read, and the rows found (with their warnings), before this returns; the iterator
-    then yields a :class:`Scores` per block of rows in trec_eval's order (``rows`` in that order, so
-    ``order`` is ``0 .. n-1``), each with its rows' values, relevance strings and ``positive_judgments``.
-    The last block carries ``summaries`` (with ``summary``) over all the rows, as :func:`score_run`
-    gives them.  With no row at all it yields one empty block.  ``block_rows`` caps the rows of a
-    block (default: :data:`ROWS_PER_BLOCK`, fewer when the queries have many documents).
+    The inputs are read and scored (a run file in bounded memory, see the module's docstring), and the rows
+    found (with their warnings), before this returns; the iterator then yields a :class:`Scores` per block
+    of rows in trec_eval's order (``rows`` in that order, so ``order`` is ``0 .. n-1``), each with its rows'
+    values, relevance strings and ``positive_judgments``.  The last block carries ``summaries`` (with
+    ``summary``) over all the rows, as :func:`score_run` gives them.  With no row at all it yields one
+    empty block.  ``block_rows`` caps the rows of a block (default: :data:`ROWS_PER_BLOCK`, fewer when the
+    queries of a run dict have many documents).
     """
     ev = Evaluator(qrels, measures, **options)
+    if _is_file(run):
+        held, rows, report = score_source(ev, run, relstring)
+        trec_rows = [rows[i] for i in summary_order(rows).tolist()]
+        del rows
+
+        def scored(lo: int, hi: int) -> tuple:
+            values, strings = held.take(trec_rows[lo: hi])
+            return values, positive_judgments(ev, trec_rows[lo: hi]), strings
+        per = min(ROWS_PER_BLOCK, block_rows or ROWS_PER_BLOCK)
+        return _blocks(ev, scored, trec_rows, per, summary, report, held.close)
     run, report = _input(run, "run")
     rows = ev._rows(run)
     trec_rows = [rows[i] for i in summary_order(rows).tolist()]
@@ -51,23 +66,29 @@ def score_run_blocks(qrels, run, measures: Iterable | str, *, summary: bool = Fa
     else:
         def part(lo: int, hi: int) -> dict:
             return {q: run[q] for q in trec_rows[lo: hi] if q in run}
-    return _blocks(ev, part, trec_rows, per, summary, relstring, report)
+    return _blocks(ev, lambda lo, hi: ev._score_rows(part(lo, hi), trec_rows[lo: hi], relstring), trec_rows, per,
+                   summary, report)
 
 
-def _blocks(ev: Evaluator, part, rows: list, per: int, summary: bool, relstring, report) -> Iterator[Scores]:
-    """The Scores of each block of ``per`` rows (part(lo, hi): the run's lines of rows[lo:hi])."""
+def _blocks(ev: Evaluator, scored: Callable, rows: list, per: int, summary: bool, report,
+            done: Callable[[], None] = lambda: None) -> Iterator[Scores]:
+    """The Scores of each block of ``per`` rows (scored(lo, hi): (values, positive judgments, relevance
+    strings) of rows[lo:hi]); done() at the end."""
     totals = dict.fromkeys(m.name for m in ev.measures)
     starts = list(range(0, len(rows), per)) or [0]
-    for lo in starts:
-        block = rows[lo: lo + per]
-        values, positive, strings = ev._score_rows(part(lo, lo + len(block)), block, relstring)
-        sums = None
-        for m in ev.measures:
-            totals[m.name] = running_total(totals[m.name], values[m.name], m.agg)
-        if summary and lo == starts[-1]:
-            sums = {m.name: finish_total(totals[m.name], len(rows), m.agg) for m in ev.measures}
-        yield Scores(block, values, np.arange(len(block)), sums, strings, positive, report)
-        del values, strings
+    try:
+        for lo in starts:
+            block = rows[lo: lo + per]
+            values, positive, strings = scored(lo, lo + len(block))
+            sums = None
+            for m in ev.measures:
+                totals[m.name] = running_total(totals[m.name], values[m.name], m.agg)
+            if summary and lo == starts[-1]:
+                sums = {m.name: finish_total(totals[m.name], len(rows), m.agg) for m in ev.measures}
+            yield Scores(block, values, np.arange(len(block)), sums, strings, positive, report)
+            del values, strings
+    finally:
+        done()
 
 
 def _column_part(run: Columns, rows: list):
@@ -94,6 +115,6 @@ def _column_part(run: Columns, rows: list):
         return Columns(np.repeat(np.arange(hi - lo, dtype=np.int32), n), rows[lo: hi],
                        doc_codes.reshape(-1).astype(np.int32, copy=False),
                        list(map(run.doc_keys.__getitem__, docs.tolist())), run.values[at], run.run_ids,
-                       run.last_run_id)
+                       run.last_run_id, None if run.doc_fold is None else run.doc_fold[docs])
 
     return part

@@ -31,7 +31,8 @@ from .qrels import QrelsIndex
 from .ranking import rank as _rank
 from .registry import FAMILIES
 from .subtopics import diversity_split
-from .summary import aggregate, summarize_column, summary_order
+from .stream import Stream, positive_judgments, score_source
+from .summary import aggregate, frame, summarize_column, summary_order
 from .tables import closed_form_families
 
 __all__ = ["Evaluator", "Scores", "evaluate", "mean", "score_run", "plan", "by_judged_only", "kernel_values",
@@ -42,6 +43,11 @@ __all__ = ["Evaluator", "Scores", "evaluate", "mean", "score_run", "plan", "by_j
 def _is_columns(obj) -> bool:
     """True for the columns of a file (:class:`searchgrade.io.bulk.Columns`)."""
     return hasattr(obj, "doc_codes") and hasattr(obj, "keys")
+
+
+def _is_file(obj) -> bool:
+    """True for a run or qrels file to read: a path, ``"-"`` or an open file (not a dict, not columns)."""
+    return not isinstance(obj, Mapping) and not _is_columns(obj) and is_source(obj)
 
 
 def _input(obj, kind: str):
@@ -175,10 +181,19 @@ class Evaluator:
 
     def scores(self, run, *, summary: bool = False, relstring: int | None = None) -> Scores:
         """Every measure's per-query values as arrays, with the rows and the run's read report; with
-        ``summary`` each measure's summary too, with ``relstring=n`` each row's relevance string of n ranks."""
-        run, report = _input(run, "run")
-        rows = self._rows(run)
-        values, positive, strings = self._score_rows(run, rows, relstring)
+        ``summary`` each measure's summary too, with ``relstring=n`` each row's relevance string of n ranks.
+
+        A run file (a path, ``"-"``, an open file) is read a part at a time and scored as it comes, in
+        memory bounded by a part of it (:mod:`searchgrade.measures.stream`): the same values."""
+        if _is_file(run):
+            held, rows, report = score_source(self, run, relstring)
+            values, strings = held.take(rows)
+            held.close()
+            positive = positive_judgments(self, rows)
+        else:
+            run, report = _input(run, "run")
+            rows = self._rows(run)
+            values, positive, strings = self._score_rows(run, rows, relstring)
         order = summary_order(rows)
         sums = self._summaries(values, order) if summary else None
         return Scores(rows, values, order, sums, strings, positive, report)
@@ -198,6 +213,13 @@ class Evaluator:
         if relstring is not None:
             strings = relstrings(ranked or self._ranked(run, rows, self.options.judged_only), relstring)
         return values, positive, strings
+
+    def stream(self, **batch) -> Stream:
+        """A :class:`~searchgrade.measures.stream.Stream` of rankings pushed one query at a time:
+        ``s.add(query, ranking)`` for each query, then ``s.finish()`` (the table :meth:`evaluate` gives for
+        the same rankings) and ``s.mean()`` (``sg.mean``'s summary).  Only a batch of rankings is held at a
+        time (``batch``: ``batch_queries``, ``batch_docs``)."""
+        return Stream(self, **batch)
 
     def evaluate(self, run) -> pd.DataFrame:
         """One row per query (index "qid"), one column per measure, named by its printed name."""
@@ -319,16 +341,6 @@ def kernel_values(m: Measure, ctx: Ranked) -> np.ndarray:
 def evaluate_ranked(measures: Sequence[Measure], rows: Sequence, ctx: Ranked) -> pd.DataFrame:
     """One row per query (index "qid"), one column per measure, named by its printed name."""
     return frame(rows, {m.name: kernel_values(m, ctx) for m in measures})
-
-
-def frame(rows: Sequence, values: dict) -> pd.DataFrame:
-    """The per-query table of ``{column: one value per row}``: index "qid", the columns in the dict's order."""
-    import pandas as pd  # here, not at import: the trec_eval command builds no DataFrame
-
-    index = pd.Index(rows, name="qid", dtype=object, tupleize_cols=False)  # a tuple id is one id, not levels
-    # copy=False: each kernel's fresh array becomes a column as it is (no stacking of the columns into one
-    # block, a copy of the whole table)
-    return pd.DataFrame(values, index=index, columns=list(values), copy=False)
 
 
 def relstrings(ctx: Ranked, n: int) -> list[str]:

@@ -17,7 +17,7 @@ import numbers
 import re
 import sys
 import warnings
-from itertools import chain
+from itertools import chain, repeat
 from typing import Iterable, Mapping, Sequence
 
 import numpy as np
@@ -31,6 +31,8 @@ _INT64 = np.iinfo(np.int64)
 #: Code of a retrieved document that is not in the qrels (no grade can take this value).
 NONPOOL = int(_INT64.min)
 _RUNS = re.compile(r"\d+|\D+")  # digit runs and the text between them
+_SCREEN = 4096  # from this many document ids on, QrelsIndex.doc_codes screens them first
+_MIX = np.uint64(0x9E3779B97F4A7C15)  # an odd constant (the golden ratio's bits) that mixes a number's bits
 #: Grades look like a run's scores when all are above this, or one query has more distinct grades than this.
 SCORE_LIKE = 100
 
@@ -218,6 +220,25 @@ def _few(ids: Sequence) -> str:
         ", ..." if len(ids) > 5 else "")
 
 
+class _Screen:
+    """A table of bits, one set for each of some 64-bit numbers (mixed, then their top bits): ``passes(x)`` is
+    True for each of them, and for few others (about one in 16)."""
+
+    def __init__(self, numbers: np.ndarray):
+        self.shift = np.uint64(64 - min(27, max(16, int(16 * len(numbers)).bit_length())))
+        self.bits = np.zeros(1 << (64 - int(self.shift) - 3), dtype=np.uint8)
+        at = self._at(numbers)
+        np.bitwise_or.at(self.bits, at >> np.uint64(3), np.left_shift(np.uint8(1), (at & np.uint64(7)).astype(np.uint8)))
+
+    def _at(self, numbers: np.ndarray) -> np.ndarray:
+        return (numbers.view(np.uint64) * _MIX) >> self.shift
+
+    def passes(self, numbers: np.ndarray) -> np.ndarray:
+        """Whether each number may be one of the table's."""
+        at = self._at(numbers)
+        return (self.bits[at >> np.uint64(3)] >> (at & np.uint64(7)).astype(np.uint8)) & 1 == 1
+
+
 class QrelsIndex:
     """Checked qrels as columns with their judged grades indexed: built once, used for every run.
 
@@ -230,6 +251,7 @@ class QrelsIndex:
             ids, query = list(qrels.keys), qrels.codes
             grade = _off_code(np.asarray(qrels.values, dtype=np.int64))
             self._grades, self._docs = None, (qrels.doc_codes, qrels.doc_keys, None)
+            self._fold = getattr(qrels, "doc_fold", None)  # the judged ids' folds, when the bulk reader read them
         else:
             self._grades = _checked(qrels)
             ids, (query, grade) = list(self._grades), _dict_arrays(self._grades)
@@ -237,7 +259,7 @@ class QrelsIndex:
                 grade = _off_code(grade)
                 self._grades = {q: {d: NONPOOL + 1 if g == NONPOOL else g for d, g in docs.items()}
                                 for q, docs in self._grades.items()}
-            self._docs = None
+            self._docs, self._fold = None, None
         self.ids: dict = {q: i for i, q in enumerate(ids)}  # query id -> query code
         self.query, self.grade = query, grade
         why = score_like(np.asarray(query), grade)
@@ -246,6 +268,9 @@ class QrelsIndex:
                       "(qrels come first: evaluate(qrels, run, measures))")
         self.from_file = self._grades is None  # the columns of a file: every id is text
         self._table = _judged_table(np.asarray(query), grade, len(ids))
+        self._by_query: tuple | None = None  # where each query's judgments are (built on first use)
+        self._screens: dict = {}  # bit tables of the judged document ids' folds or hashes (built on first use)
+        self._sorted_folds = None  # (sorted folds, codes), False where two ids share a fold (first use)
         self._natural: list | None = None  # query ids in natural order (built on first use)
         self._texts: dict | None = None  # str(qid) -> qid (built when ids fail to match)
 
@@ -271,6 +296,57 @@ class QrelsIndex:
         elif self._docs[2] is None:  # a file's distinct document ids
             self._docs = (*self._docs[:2], {d: i for i, d in enumerate(self._docs[1])})
         return self._docs
+
+    def doc_ids(self) -> tuple[np.ndarray, list]:
+        """(document code of each judgment, document ids by code), without the dict of :meth:`docs`."""
+        if self._docs is None:
+            self.docs()
+        return self._docs[0], self._docs[1]
+
+    def doc_codes(self, ids: Sequence, fold: np.ndarray | None = None) -> np.ndarray:
+        """The code of each document id in the qrels (as :meth:`docs`' dict gives it), -1 for one not in them.
+
+        Most documents of a run are not judged, and a dict lookup that misses costs about as much as one
+        that hits (a cache miss in a large dict); so many ids are first screened, each by one bit of a table
+        of the judged ids' numbers (their :func:`searchgrade.io.fields.fold`, given as ``fold`` for ids read
+        from a file by the bulk reader as the qrels were, else their hash): equal ids have equal numbers, so
+        none is screened out wrongly.  With folds, the ids that pass are found among the judged ids' sorted
+        folds and compared as text, and the qrels need no dict (its memory: a str per judged document)."""
+        keys = self.doc_ids()[1]
+        kind = np.int32 if len(keys) < 2**31 else np.int64
+        by_fold = fold is not None and self._fold_join() is not None
+        if not len(ids):
+            return np.zeros(0, dtype=kind)
+        if (len(ids) < _SCREEN and not by_fold) or not keys:
+            code = self.docs()[2]
+            return np.fromiter(map(code.get, ids, repeat(-1)), dtype=kind, count=len(ids))
+        if by_fold not in self._screens:
+            mine = self._fold if by_fold else np.fromiter(map(hash, keys), dtype=np.int64, count=len(keys))
+            self._screens[by_fold] = _Screen(mine)
+        theirs = fold if by_fold else np.fromiter(map(hash, ids), dtype=np.int64, count=len(ids))
+        maybe = np.flatnonzero(self._screens[by_fold].passes(theirs))
+        out = np.full(len(ids), -1, dtype=kind)
+        if by_fold:
+            folds, order = self._fold_join()
+            at = np.minimum(np.searchsorted(folds, fold[maybe]), len(folds) - 1)
+            maybe, at = maybe[folds[at] == fold[maybe]], order[at[folds[at] == fold[maybe]]]
+            same = np.fromiter(map(str.__eq__, map(keys.__getitem__, at.tolist()), map(ids.__getitem__,
+                               maybe.tolist())), dtype=bool, count=len(maybe))
+            out[maybe[same]] = at[same]
+            return out
+        code = self.docs()[2]
+        out[maybe] = np.fromiter(map(code.get, map(ids.__getitem__, maybe.tolist()), repeat(-1)), dtype=kind,
+                                 count=len(maybe))
+        return out
+
+    def _fold_join(self) -> tuple[np.ndarray, np.ndarray] | None:
+        """(the judged ids' folds sorted, the code of each), or None without folds or where two judged ids
+        share a fold (then ids are looked up by dict)."""
+        if self._fold is not None and self._sorted_folds is None:
+            order = np.argsort(self._fold, kind="stable")
+            folds = self._fold[order]
+            self._sorted_folds = False if bool((folds[1:] == folds[:-1]).any()) else (folds, order)
+        return self._sorted_folds or None
 
     def natural(self) -> list:
         """Qrels query ids in natural order (q2 before q10)."""
@@ -316,6 +392,22 @@ class QrelsIndex:
     def codes(self, rows: Sequence) -> np.ndarray:
         """The query code of each row."""
         return np.fromiter(map(self.ids.__getitem__, rows), dtype=np.int64, count=len(rows))
+
+    def judgments(self, rows: Sequence) -> tuple[np.ndarray, np.ndarray]:
+        """(row of each judgment, its position in the columns): the rows' judgments, row after row, each row's
+        in qrels order.  Read off a table of where each query's judgments are (built on first use), so that
+        a few rows cost their judgments, not the whole qrels (a run scored a block of queries at a time)."""
+        if self._by_query is None:
+            query = np.asarray(self.query)
+            counts = np.bincount(query, minlength=len(self.ids))
+            grouped = len(query) < 2 or bool((query[1:] >= query[:-1]).all())
+            self._by_query = (None if grouped else np.argsort(query, kind="stable"), np.cumsum(counts) - counts,
+                              counts)
+        order, starts, counts = self._by_query
+        which = self.codes(rows)
+        n = counts[which]
+        at = np.repeat(starts[which] - (np.cumsum(n) - n), n) + np.arange(int(n.sum()), dtype=np.int64)
+        return np.repeat(np.arange(len(rows), dtype=np.int64), n), (at if order is None else order[at])
 
     def judged(self, rows: Sequence) -> tuple[np.ndarray, np.ndarray]:
         """(count per row, flat grades): each row's judged grades (>= 0), best first."""

@@ -46,6 +46,7 @@ class _Entries(NamedTuple):
     score: np.ndarray  # float64
     doc: np.ndarray  # code of each entry's document: its id is doc_keys[code]
     doc_keys: list  # document ids (of a file's columns: distinct; of dicts: every entry's, in order)
+    fold: np.ndarray | None = None  # the ids' folds (a file's columns, read by the bulk reader), else None
 
 
 def rank(index: QrelsIndex, run, rows: Sequence, *, ties: str, judged_only: bool = False,
@@ -102,13 +103,13 @@ def _column_entries(run, rows: Sequence) -> _Entries:
     lengths = np.bincount(rrow[rrow >= 0], minlength=len(rows)).astype(np.int64)
     score, doc = np.asarray(run.values, dtype=np.float64), np.asarray(run.doc_codes)
     if len(rrow) and (rrow[0] >= 0) and (rrow[1:] >= rrow[:-1]).all():
-        return _Entries(lengths, score, doc, run.doc_keys)
+        return _Entries(lengths, score, doc, run.doc_keys, getattr(run, "doc_fold", None))
     keep = np.flatnonzero(rrow >= 0)
     rrow = rrow[keep]
     if len(rrow) > 1 and not (rrow[1:] >= rrow[:-1]).all():  # lines not in row order: group them
         keep = keep[np.argsort(rrow, kind="stable")]
     del rrow
-    return _Entries(lengths, score[keep], doc[keep], run.doc_keys)
+    return _Entries(lengths, score[keep], doc[keep], run.doc_keys, getattr(run, "doc_fold", None))
 
 
 def _row_dicts(run: Mapping, rows: Sequence) -> list:
@@ -156,18 +157,10 @@ def _dict_codes(index: QrelsIndex, rows: Sequence, run: Mapping, total: int) -> 
 
 def _codes(index: QrelsIndex, rows: Sequence, seg: np.ndarray, entries: _Entries) -> np.ndarray:
     """The qrels grade of each entry (NONPOOL when the qrels do not judge it): one join on (row, document)."""
-    qdoc, qdoc_keys, doc_code = index.docs()
-    to_qdoc = np.fromiter(map(doc_code.get, entries.doc_keys, repeat(-1)), dtype=np.int32
-                          if len(qdoc_keys) < 2**31 else np.int64, count=len(entries.doc_keys))
-    row_of_query = np.full(len(index.ids), -1, dtype=np.int64)
-    row_of_query[index.codes(rows)] = np.arange(len(rows))
-    qrow = row_of_query[index.query]
-    mine = np.flatnonzero(qrow >= 0)
+    qdoc, qdoc_keys = index.doc_ids()
+    to_qdoc = index.doc_codes(entries.doc_keys, entries.fold)
+    qrow, mine = index.judgments(rows)  # the rows' judgments, grouped by row
     n_qdocs = max(len(qdoc_keys), 1)
-    qrow = qrow[mine]
-    if len(qrow) > 1 and not (qrow[1:] >= qrow[:-1]).all():  # judgments grouped by row (a file's are)
-        by_row = np.argsort(qrow, kind="stable")
-        mine, qrow = mine[by_row], qrow[by_row]
     qkey = qrow * n_qdocs + qdoc[mine]
     del qrow
     return _grades(seg, to_qdoc[entries.doc], qkey, index.grade[mine], n_qdocs)

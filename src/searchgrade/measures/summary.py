@@ -42,8 +42,8 @@ from .kinds.base import MIN_GEO_MEAN
 from .names import Measure, is_ir_measure, parse_measure
 from .qrels import warn_user
 
-__all__ = ["summary_order", "summarize_column", "running_total", "finish_total", "aggregate", "SUMMATIONS",
-           "PartialSummary", "partial_summary"]
+__all__ = ["summary_order", "summarize_column", "running_total", "finish_total", "aggregate", "frame",
+           "SUMMATIONS", "PartialSummary", "partial_summary"]
 
 #: The summations of :func:`aggregate` (module docstring): trec_eval's sequential sum, or an exact one.
 SUMMATIONS = ("trec", "exact")
@@ -102,6 +102,14 @@ def summarize_column(x: np.ndarray, agg: str, summation: str = "trec"):
     return finish_total(running_total(None, x, agg), len(x), agg)
 
 
+def frame(rows: Sequence, values: dict) -> pd.DataFrame:
+    """The per-query table of ``{column: one value per row}``: index "qid", the columns in the dict's order."""
+    import pandas as pd  # here, not at import: the trec_eval command builds no DataFrame
+
+    index = pd.Index(rows, name="qid", dtype=object, tupleize_cols=False)  # a tuple id is one id, not levels
+    # copy=False: each kernel's fresh array becomes a column as it is (no stacking of the columns into one
+    # block, a copy of the whole table)
+    return pd.DataFrame(values, index=index, columns=list(values), copy=False)
 def _summation(summation: str) -> str:
     """The summation checked: one of SUMMATIONS, else a ValueError naming them."""
     if summation not in SUMMATIONS:

@@ -20,6 +20,7 @@ import subprocess
 import sys
 
 import pytest
+from tests.support.examples import spread
 from tests.support.golden import ROOT, golden_folder, load_cases, missing_message
 
 from searchgrade.trec_eval import main
@@ -86,3 +87,35 @@ def test_golden_case_as_a_program(case):
                           capture_output=True, env=env, timeout=120)
     assert proc.returncode == case["returncode"], proc.stderr.decode("utf-8", "replace")
     assert proc.stdout == case["stdout"].encode("utf-8")
+
+
+# every case again through the streaming path at its smallest: a part of one line (so each scored part is one
+# query, and a run not grouped by query is spilled a line at a time), printed a query at a time, the values
+# held in a temporary file, spill files of a few bytes (spilled again, a level down); with the strict line
+# reader on every part (every case, always), and with the bulk reader (a quarter of them under the fast profile)
+@pytest.mark.parametrize("reader", ["strict", "bulk"])
+def test_golden_cases_streamed_a_line_at_a_time(reader, monkeypatch, capsys, caplog):
+    from searchgrade.io import stream as io_stream
+    from searchgrade.measures import blocks
+    from searchgrade.measures import stream as measures_stream
+
+    assert CASES, MISSING
+    monkeypatch.setattr(io_stream, "UNIT_BYTES", 1)
+    monkeypatch.setattr(io_stream, "SPILL_BYTES", 64)
+    monkeypatch.setattr(io_stream, "MIN_BYTES", 0 if reader == "bulk" else 1 << 40)
+    monkeypatch.setattr(blocks, "ROWS_PER_BLOCK", 1)
+    monkeypatch.setattr(measures_stream, "HELD_BYTES", 0)
+    differ = []
+    cases = CASES if reader == "strict" else spread(CASES)
+    with caplog.at_level("INFO", logger="searchgrade.io.stream"):
+        for case in cases:
+            rc, out = _run_in_process(case, monkeypatch)
+            capsys.readouterr()
+            if rc != case["returncode"] or out != case["stdout"].encode("utf-8"):
+                differ.append(f"{case['name']} {' '.join(case['args'])}: exit {rc}; "
+                              + _first_difference(case["stdout"], out.decode("utf-8", "replace")))
+    assert not differ, f"{len(differ)} of {len(cases)} cases differ, the first: " + "; ".join(differ[:3])
+    said = caplog.text  # every way through was taken
+    for way in ("read in one pass, grouped by query", "is not grouped by query", "spilled again",
+                "moved to a temporary file"):
+        assert way in said, way

@@ -3,9 +3,11 @@
 It parses trec_eval's arguments (:mod:`.args`), turns the ``-m`` arguments into the lines
 trec_eval prints (:mod:`.plan`), scores the run in one call to the engine,
 :func:`searchgrade.measures.blocks.score_run_blocks` -- the same reading, ranking, query rows and
-summaries as ``sg.evaluate`` / ``sg.aggregate``, handed out a block of queries at a time -- and prints
-byte for byte what trec_eval prints (:mod:`.printer`) from each
-:class:`~searchgrade.metrics.Scores` it yields, so that it never holds every query's values at once.
+summaries as ``sg.evaluate`` / ``sg.aggregate``; the run file read a part at a time in bounded memory
+(one pass when it is grouped by query, else spilled to temporary files by query), its queries' values
+held to its end and then handed out a block of queries at a time in trec_eval's order -- and prints
+byte for byte what trec_eval prints (:mod:`.printer`) from each :class:`~searchgrade.metrics.Scores` it
+yields.  ``--stream_info`` (searchgrade's own option) says on standard error how the run was read.
 """
 from __future__ import annotations
 
@@ -182,7 +184,8 @@ def _run(argv: list[str], help_text: str) -> int:
             return 0
         chunks = output(o["qrels_path"], o["run_path"], o["measures"], o["query"], o["complete"],
                         o["max_docs"], o["rel_level"], o["judged_only"], o["summary"], o["n_docs"])
-        first = next(chunks, b"")  # errors in the input surface before anything is printed
+        with _stream_info(o["stream_info"]):
+            first = next(chunks, b"")  # the run is read and scored here: errors surface before anything is printed
         buffer = getattr(sys.stdout, "buffer", None)
         if buffer is not None:  # bytes as trec_eval writes them, whatever the locale's encoding
             sys.stdout.flush()
@@ -201,6 +204,32 @@ def _run(argv: list[str], help_text: str) -> int:
         print(f"trec_eval: {err}", file=sys.stderr)
         return 1
     return 0
+
+
+STREAM_LOGGER = "searchgrade.io.stream"  # the streaming reader's log: how a run is read
+
+
+@contextlib.contextmanager
+def _stream_info(on: bool):
+    """With ``--stream_info``: the streaming reader's INFO lines (one pass, or spilled to how many temporary
+    files, and why) on standard error as ``trec_eval: ...``, while the command runs."""
+    if not on:
+        yield
+        return
+    import logging  # only here: the command does not log otherwise (start-up time)
+
+    logger = logging.getLogger(STREAM_LOGGER)
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("trec_eval: %(message)s"))
+    saved = logger.level, logger.propagate
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    logger.propagate = False
+    try:
+        yield
+    finally:
+        logger.removeHandler(handler)
+        logger.level, logger.propagate = saved
 
 
 def _chain(first: bytes, rest: Iterator[bytes]) -> Iterator[bytes]:

@@ -17,14 +17,18 @@ _OPTIONS = {"h": ("help", False), "v": ("version", False), "q": ("query_eval_wan
             "N": ("Number_docs_in_coll", True), "M": ("Max_retrieved_per_topic", True),
             "R": ("Rel_info_format", True), "T": ("Results_format", True), "o": ("Output_old_results_format", False),
             "Z": ("Zscore", True)}
-_UNSUPPORTED = {"D": "debug output", "R": "other qrels formats (prefs, qrels_jg)", "T": "other results formats",
-                "Z": "z-scores"}
+_UNSUPPORTED = {"D": "debug output; --stream_info says on standard error how the run is read",
+                "R": "other qrels formats (prefs, qrels_jg)", "T": "other results formats", "Z": "z-scores"}
+# searchgrade's own options: long only, and no prefix of a trec_eval option's name (``--v`` stays --version)
+_OWN = {"stream_info": ("stream_info", False)}
 
 
 def _long_option(text: str) -> str:
-    """The option letter of ``--name`` or an unambiguous prefix of it (getopt_long's rule)."""
-    exact = [c for c, (name, _) in _OPTIONS.items() if name == text]
-    found = exact or [c for c, (name, _) in _OPTIONS.items() if name.startswith(text)]
+    """The option letter of ``--name`` or an unambiguous prefix of it (getopt_long's rule); searchgrade's own
+    options are their names."""
+    options = {**_OPTIONS, **_OWN}
+    exact = [c for c, (name, _) in options.items() if name == text]
+    found = exact or [c for c, (name, _) in options.items() if name.startswith(text)]
     if len(found) != 1:
         raise UsageError(f"{'ambiguous' if found else 'unknown'} option --{text}")
     return found[0]
@@ -48,13 +52,14 @@ def _options(argv: list[str]) -> tuple[list[tuple[str, str | None]], list[str]]:
         if a.startswith("--"):
             name, eq, value = a[2:].partition("=")
             letter = _long_option(name)
-            if _OPTIONS[letter][1] and not eq:
+            long_name, takes = {**_OPTIONS, **_OWN}[letter]
+            if takes and not eq:
                 if not args:
-                    raise UsageError(f"option --{_OPTIONS[letter][0]} needs a value")
+                    raise UsageError(f"option --{long_name} needs a value")
                 value = args.pop(0)
-            elif not _OPTIONS[letter][1] and eq:
-                raise UsageError(f"option --{_OPTIONS[letter][0]} takes no value")
-            opts.append((letter, value if _OPTIONS[letter][1] else None))
+            elif not takes and eq:
+                raise UsageError(f"option --{long_name} takes no value")
+            opts.append((letter, value if takes else None))
             continue
         i = 1
         while i < len(a):
@@ -87,14 +92,18 @@ def _positive(letter: str, text: str) -> int:
 
 
 def parse_args(argv: list[str]) -> dict:
-    """trec_eval's command line: ``-q -c -n -J -o``, ``-M N``, ``-l L``, ``-N N``, ``-m X`` (long forms too)."""
+    """trec_eval's command line: ``-q -c -n -J -o``, ``-M N``, ``-l L``, ``-N N``, ``-m X`` (long forms too), and
+    searchgrade's ``--stream_info``."""
     o = {"measures": [], "query": False, "complete": False, "max_docs": None, "rel_level": 1,
-         "judged_only": False, "summary": True, "n_docs": None, "help": False, "version": False}
+         "judged_only": False, "summary": True, "n_docs": None, "help": False, "version": False,
+         "stream_info": False}
     pairs, files = _options(argv)
     for letter, value in pairs:
         if letter in _UNSUPPORTED:
             raise UsageError(f"option -{letter} ({_UNSUPPORTED[letter]}) is not supported")
-        if letter == "m":
+        if letter in _OWN:
+            o[letter] = True
+        elif letter == "m":
             o["measures"].append(value)
         elif letter in "lMN":
             o[{"l": "rel_level", "M": "max_docs", "N": "n_docs"}[letter]] = _positive(letter, value)
@@ -115,7 +124,8 @@ class _Usage:
     """trec_eval's usage line, naming the command as the user typed it (``searchgrade trec_eval``,
     ``searchgrade-trec-eval``, ``python -m searchgrade.trec_eval``): read when it is printed."""
 
-    ARGS = "[-h] [-v] [-q] [-c] [-n] [-J] [-o] [-M N] [-l L] [-N N] [-m MEASURE[.params]]... QRELS RUN"
+    ARGS = ("[-h] [-v] [-q] [-c] [-n] [-J] [-o] [-M N] [-l L] [-N N] [-m MEASURE[.params]]... "
+            "[--stream_info] QRELS RUN")
 
     def __str__(self) -> str:
         from ..main import typed_command
