@@ -22,7 +22,9 @@ pypdf = pytest.importorskip("pypdf", reason="pypdf reads the PDF edition (`make 
 ROOT = Path(__file__).resolve().parents[2]
 PDF_ENV = "SEARCHGRADE_BOOK_PDF"
 HANGUL = re.compile("[\uac00-\ud7a3]")
-WIDGET_CALL = re.compile(r"^\s*widgets\.(scoring_lab|rank_slider|query_viewer)\(", re.M)
+WIDGET_CALL = re.compile(
+    r"^\s*(?:widgets\.)?(scoring_lab|rank_slider|query_viewer)\(", re.M
+)
 
 
 def pdf_path() -> Path:
