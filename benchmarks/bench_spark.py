@@ -38,6 +38,9 @@ from pathlib import Path
 
 import numpy as np
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+import bench_meta  # noqa: E402
+
 MEASURES = ["AP", "nDCG@10", "P@10", "RR", "recall@1000", "NumRet", "NumRelRet", "GMAP"]
 SEED = 20261240
 PAGE = os.sysconf("SC_PAGE_SIZE")
@@ -174,6 +177,7 @@ def main(argv: list[str] | None = None) -> int:
     if a.worker:
         worker(*a.worker, a.partitions, a.driver_memory)
         return 0
+    load_before = bench_meta.load_average()
     with tempfile.TemporaryDirectory(dir=a.workdir) as tmp:
         t = time.perf_counter()
         qrels, run = write_data(Path(tmp), a.lines, a.docs)
@@ -193,7 +197,10 @@ def main(argv: list[str] | None = None) -> int:
                   "load_average": os.getloadavg()[0], "lines": a.lines, "docs_per_query": a.docs,
                   "measures": MEASURES, "single": {"wall_s": single[0], "peak_mb": single[1]},
                   "spark_local2": {"wall_s": spark[0], "peak_mb": spark[1]}, "summaries": spark[2]["spark"],
-                  "identical": not problems, "problems": problems}
+                  "identical": not problems, "problems": problems,
+                  "meta": bench_meta.meta(load_before=load_before,
+                                          measured=["wall and peak memory of the process tree, single process "
+                                                    "and Spark local[2]", "the summaries compared"])}
         a.json.write_text(json.dumps(record, indent=1) + "\n")
     return 1 if any("!=" in x or "1e-12" in x for x in problems) else 0
 

@@ -41,6 +41,7 @@ import numpy as np
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE))
+import bench_meta  # noqa: E402
 from bench_trec_eval import SG_CLI, differences, median_times, timed_process, trec_eval_binary  # noqa: E402
 
 SEED = 20261207
@@ -209,7 +210,8 @@ def main(argv=None) -> int:
     opts = parse_args(argv)
     binary = trec_eval_binary(opts.trec_eval or os.environ.get("SEARCHGRADE_TREC_EVAL"))
     args = opts.args or ARGS
-    load = os.getloadavg()[0]
+    load_before = bench_meta.load_average()
+    load = load_before[0]
     print(f"{os.cpu_count()} CPUs, load average {load:.2f}; Python {platform.python_version()}; median of "
           f"{opts.repeats}; args {' '.join(args)}; MB = MiB of peak resident memory", flush=True)
     print(f"{'figure':<12} {'queries x docs':>15} | {'trec_eval: wall s':>17} {'CPU s':>8} {'peak MB':>8} | "
@@ -225,7 +227,11 @@ def main(argv=None) -> int:
         record = {"date": time.strftime("%Y-%m-%d"), "figures": rows, "args": args, "seed": SEED,
                   "repeats": opts.repeats, "load_average_before": load, "load_average_after": load_after,
                   "machine": {"cpus": os.cpu_count(), "platform": platform.platform()},
-                  "trec_eval": str(binary) if binary else None}
+                  "trec_eval": str(binary) if binary else None,
+                  "meta": bench_meta.meta(load_before=load_before,
+                                          measured=[f"figure {row['figure']}: both programs' wall, CPU and peak "
+                                                    "memory, outputs compared" for row in rows],
+                                          c_prog=bench_meta.c_program("trec_eval", binary, ("-v",)))}
         Path(opts.json).parent.mkdir(parents=True, exist_ok=True)
         Path(opts.json).write_text(json.dumps(record, indent=1) + "\n")
     return 0 if all(row.get("identical", True) for row in rows) else 1
