@@ -35,7 +35,7 @@ from its start and spilled to temporary files by query (in the system's temporar
 they take about the run's size on disk while the command runs), each file read back as whole
 queries; standard input is copied to a temporary file as it is read, so that it can be read again.
 Each query's values (a number per measure) are held to the end of the run (in a temporary file past
-32 MB), since trec_eval prints the queries in its own order (query ids compared as text) whatever the
+8 MB), since trec_eval prints the queries in its own order (query ids compared as text) whatever the
 file's order; nothing is printed before the last line is read, so that a bad line stops the command
 before its output starts, as trec_eval does.  ``--stream_info`` says which way a run went.
 

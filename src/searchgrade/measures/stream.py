@@ -33,7 +33,7 @@ from .summary import aggregate, frame
 
 __all__ = ["Held", "Stream", "score_source", "HELD_BYTES", "BATCH_QUERIES", "BATCH_DOCS"]
 
-HELD_BYTES = 1 << 25  # per-query values kept in memory; beyond, they go to a temporary file
+HELD_BYTES = 1 << 23  # per-query values kept in memory; beyond, they go to a temporary file
 BATCH_QUERIES = 2048  # a pushed batch is scored when it holds this many queries ...
 BATCH_DOCS = 1 << 17  # ... or this many documents
 NO_LINES = Columns(np.zeros(0, dtype=np.int32), [], np.zeros(0, dtype=np.int32), [], np.zeros(0), (), None)
@@ -102,9 +102,7 @@ class Held:
         if in_file.any():
             matrix[in_file] = self._read(at[in_file])
         if not in_file.all():
-            if len(self._parts) > 1:
-                self._parts = [np.concatenate(self._parts)]
-            matrix[~in_file] = self._parts[0][at[~in_file] - self._in_file]
+            self._gather(at, ~in_file, matrix)
         values = {}
         for j, (name, dtype) in enumerate(zip(self.names, self._dtypes or [])):
             column = np.ascontiguousarray(matrix[:, j])
@@ -112,6 +110,14 @@ class Held:
                 else column.astype(dtype, copy=False)
         strings = None if self.strings is None else [self.strings[i] for i in at.tolist()]
         return values, strings
+
+    def _gather(self, at: np.ndarray, where: np.ndarray, out: np.ndarray) -> None:
+        """out[where] = the rows at positions at[where], each in a part in memory (no copy of the parts joined)."""
+        ends = np.cumsum([len(part) for part in self._parts]) + self._in_file
+        which = np.searchsorted(ends, at, side="right")
+        for i in np.unique(which[where]).tolist():
+            rows = where & (which == i)
+            out[rows] = self._parts[i][at[rows] - (ends[i] - len(self._parts[i]))]
 
     def _read(self, at: np.ndarray) -> np.ndarray:
         """The rows at positions at (each in the file) in that order: runs of consecutive rows read at once."""
@@ -149,9 +155,10 @@ def score_source(ev, source, relstring: int | None = None, **reading) -> tuple[H
                 continue
             seen.update(dict.fromkeys(part.keys))
             rows = [q for q in part.keys if q in index.ids]
-            if rows:
-                values, _, strings = ev._score_rows(part, rows, relstring)
-                held.add(rows, values, strings)
+            for lo in range(0, len(rows), BATCH_QUERIES):  # a part of many short rankings, a batch at a time
+                batch = rows[lo: lo + BATCH_QUERIES]
+                values, _, strings = ev._score_rows(part, batch, relstring)
+                held.add(batch, values, strings)
     parts.report.warn()
     rows = index.rows(seen, ev.options.missing)
     _score_absent(ev, held, rows, relstring)
