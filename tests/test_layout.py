@@ -1,6 +1,7 @@
 """The package's architecture: a light evaluation core, three subpackages with their own extras, no cycles."""
 import ast
 import functools
+import re
 import subprocess
 import sys
 import tomllib
@@ -627,3 +628,32 @@ def test_tests_mirror_the_package():
     bare = sorted(f for f in ours | {"support"} if not (TESTS / f / "__init__.py").is_file())
     assert not bare, f"test folders without __init__.py: {bare}"
     assert (TESTS / "__init__.py").is_file()
+
+
+TEST_PATH = re.compile(r"tests/[A-Za-z0-9_/]*\.py")
+
+
+def git_files(*places: str) -> list[Path]:
+    """The files git tracks under these places (files or folders of the repository root)."""
+    out = subprocess.run(["git", "ls-files", "--", *places], cwd=ROOT, capture_output=True, text=True,
+                         check=True).stdout
+    return [ROOT / line for line in out.splitlines() if (ROOT / line).is_file()]
+
+
+def named_test_paths(text: str) -> set[str]:
+    """The test files a text names by path (``tests/.../test_x.py``)."""
+    return set(TEST_PATH.findall(text))
+
+
+def test_every_test_file_named_in_the_code_and_the_docs_exists():
+    """Docstrings, READMEs and chapters point readers at test files: a moved test leaves no dangling path."""
+    files = git_files("src", "data", "chapters", "benchmarks", "tests", "README.md", "Makefile", ".ci")
+    dangling = sorted(f"{path}: {name}" for path in files if path.suffix in {".py", ".md", ""}
+                      for name in named_test_paths(path.read_text(encoding="utf-8", errors="replace"))
+                      if not (ROOT / name).is_file())
+    assert not dangling, "\n".join(dangling)
+
+
+def test_the_test_path_finder_sees_a_path():
+    gone = "tests/" + "gone.py"  # built here, so that this file names no missing test
+    assert named_test_paths(f"see ``tests/io/test_bulk.py`` and {gone}.") == {"tests/io/test_bulk.py", gone}

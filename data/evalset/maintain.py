@@ -9,7 +9,7 @@ Usage (from the repository root)::
 
 ``alts`` only adds ids found by searching the whole corpus for each normalised
 quote; ids already listed (including ones added by hand for paraphrased
-copies of a fact) are kept. ``tests/test_evalset.py`` checks that the README
+copies of a fact) are kept. ``tests/book/test_evalset.py`` checks that the README
 block equals :func:`counts_block` of the current items.
 """
 from __future__ import annotations

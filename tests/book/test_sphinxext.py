@@ -1,5 +1,6 @@
 """searchgrade.book.sphinxext and .webfont: notebook download, launch link, the two console-error fixes and the
-Korean web font, on fake Sphinx objects and a small cut of NanumGothic."""
+Korean web font, on fake Sphinx objects and a small cut of NanumGothic; the book's tables and figures stay
+unnumbered whatever another extension sets."""
 import json
 import re
 from pathlib import Path
@@ -189,3 +190,36 @@ def test_write_webfont_hook_only_for_finished_html_builds(tmp_path, monkeypatch)
     app.config.searchgrade_webfont_cache = str(tmp_path / "elsewhere")
     sphinxext.write_webfont(app, None)
     assert seen[-1][1] == tmp_path / "elsewhere"
+
+
+class FakeApp:
+    """Records what setup registers."""
+
+    def __init__(self):
+        self.values, self.hooks = {}, []
+
+    def add_config_value(self, name, default, rebuild):
+        self.values[name] = default
+
+    def connect(self, event, fn, priority=500):
+        self.hooks.append((event, fn, priority))
+
+    def add_css_file(self, *args, **kwargs):
+        pass
+
+
+def test_numfig_follows_the_book_setting_after_another_extension_forces_it():
+    config = SimpleNamespace(numfig=True, searchgrade_numfig=False)   # as sphinx-jupyterbook-latex leaves it
+    sphinxext.keep_numfig(None, config)
+    assert config.numfig is False
+    config = SimpleNamespace(numfig=False, searchgrade_numfig=True)
+    sphinxext.keep_numfig(None, config)
+    assert config.numfig is True
+
+
+def test_the_hook_runs_late_and_defaults_to_no_numbers():
+    app = FakeApp()
+    sphinxext.setup(app)
+    assert app.values["searchgrade_numfig"] is False
+    (priority,) = [p for event, fn, p in app.hooks if fn is sphinxext.keep_numfig]
+    assert priority > 500          # after sphinx-jupyterbook-latex's config-inited hook (default 500)

@@ -5,7 +5,7 @@ blank lines only at the end), every score a finite number and every rank and gra
 64-bit integer, no document twice in a query.  On anything else it returns None and the
 strict line-by-line reader of :mod:`searchgrade.io.text` reads the text (it defines the rules
 and names the line of any error); a text of blank lines only it refuses itself, as the strict
-reader would.  Both agree on what both read (``tests/test_io_inputs.py``).
+reader would.  Both agree on what both read (``tests/io/test_io_inputs.py``).
 
 The text is read in blocks of about BLOCK bytes, each cut at a line end, so that no block's
 parsed table, and no Python object per line, is ever held for the whole file: each block

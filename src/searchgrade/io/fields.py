@@ -250,11 +250,9 @@ def _piece(a: np.ndarray, kind: str, spaced: bool, twice: bool = False, with_doc
     if not _utf8(a):
         return None
     names = NAMES[kind]
-    bounds = field_bounds(a, len(names)) if spaced else None
-    if bounds is None and (a := squeezed(a)) is not None:
-        bounds = field_bounds(a, len(names))
-    if bounds is None:
+    if (split := split_fields(a, len(names), spaced)) is None:
         return None
+    a, bounds = split
     field = {name: (a, bounds[0][:, i], bounds[1][:, i]) for i, name in enumerate(names)}
     qids = distinct(field_bytes(*field["qid"]), grouped=True)
     docs = distinct(field_bytes(*field["docno"])) if with_docs else ()
@@ -274,6 +272,16 @@ def _piece(a: np.ndarray, kind: str, spaced: bool, twice: bool = False, with_doc
         if values is None:
             return None
     return Block([qids], [docs] if with_docs else [], values, run_ids, last)
+
+
+def split_fields(a: np.ndarray, n: int, spaced: bool = True):
+    """(the lines, (starts, lengths)) of lines of bytes with n fields each: as they are when fields are split by
+    single spaces (``spaced``: no tab or CR to squeeze), else squeezed first (:func:`squeezed`); None unless
+    every line then has exactly n fields (see :func:`field_bounds`)."""
+    bounds = field_bounds(a, n) if spaced else None
+    if bounds is None and (a := squeezed(a)) is not None:
+        bounds = field_bounds(a, n)
+    return None if bounds is None else (a, bounds)
 
 
 def squeezed(a: np.ndarray) -> np.ndarray | None:

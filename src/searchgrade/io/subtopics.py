@@ -118,12 +118,9 @@ def plain_columns(data: bytes, *, ndeval: bool = False, repeats: bool = True) ->
     if not data.isascii() or any(c in data for c in (b"\x00", b"\x0b", b"\x0c", b"#")) or \
             (b"\r" in data and data.count(b"\r") != data.count(b"\r\n")):
         return None
-    a = np.frombuffer(data, dtype=np.uint8)
-    bounds = fields.field_bounds(a, 4)
-    if bounds is None and (a := fields.squeezed(a)) is not None:
-        bounds = fields.field_bounds(a, 4)
-    if bounds is None:
+    if (split := fields.split_fields(np.frombuffer(data, dtype=np.uint8), 4)) is None:
         return None
+    a, bounds = split
     cols = [fields.distinct(fields.field_bytes(a, bounds[0][:, j], bounds[1][:, j]), grouped=j == 0) for j in range(4)]
     if any(col is None for col in cols):
         return None

@@ -122,7 +122,7 @@ class Family:
     ir: tuple = ()  # IrParam: ir_measures' spellings that differ
     finish: Callable | None = None  # cross-parameter rules: finish(measure text, params, given) -> params
     normal: Callable | None = None  # params -> the params that decide the value (SetF: beta^2), for keys
-    curve: object | None = None  # its C/W/L user model (kernels/cwl.py): searchgrade.cwl draws its curves
+    curve: object | None = None  # its C/W/L user model (measures/kinds/cwl.py): searchgrade.cwl draws its curves
     formula: str = ""  # its definition, in the notation of searchgrade.metrics' formula table
     cite: str = ""  # where the measure is defined (authors and year), "" for trec_eval's own
     ranx: str = ""  # what ranx calls it (ranx.metrics.metric_switch's names), "" if ranx has none

@@ -2,7 +2,7 @@
 
 :func:`rank` turns a run -- ``{qid: {docid: score}}`` or the columns of a run
 file (:class:`searchgrade.io.bulk.Columns`) -- into a
-:class:`~searchgrade.measures.kernels.base.Ranked` context: one entry per
+:class:`~searchgrade.measures.kinds.base.Ranked` context: one entry per
 retrieved document, query by query, in rank order, with its qrels grade, plus
 each query's judged grades best first (the ideal ranking).  Both forms take one
 path: the run's entries of the rows, row after row in input order (dicts are

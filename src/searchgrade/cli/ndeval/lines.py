@@ -72,12 +72,9 @@ def _fast(raw: bytes, first_line: int, traditional: bool) -> RunLines | None:
     """The columns of a block of plain lines, or None where the line reader must decide."""
     if b"\x00" in raw or b"\x0b" in raw or b"\x0c" in raw or (b"\r" in raw and raw.count(b"\r") != raw.count(b"\r\n")):
         return None
-    a = np.frombuffer(raw, dtype=np.uint8)
-    bounds = fields.field_bounds(a, 6)
-    if bounds is None and (a := fields.squeezed(a)) is not None:
-        bounds = fields.field_bounds(a, 6)
-    if bounds is None:
+    if (split := fields.split_fields(np.frombuffer(raw, dtype=np.uint8), 6)) is None:
         return None
+    a, bounds = split
     (starts, lengths), words = (bounds[0].T, bounds[1].T), _words(a)
     topic = _topics(_field_words(words, starts[0], lengths[0]))
     rank = _naturals(words, starts[3], lengths[3])
