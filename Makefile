@@ -10,7 +10,7 @@ SPARK_STAMP   := $(VENV)/.spark-stamp
 JB     := $(VENV)/bin/jupyter-book
 SUDO   := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
-.PHONY: book pdf test test-peers test-models test-spark test-runs test-browser test-lab runs bench bench-build lab clean venv chromium
+.PHONY: book pdf test test-peers test-models test-spark test-runs test-browser test-lab runs bench bench-build bench-spark lab clean venv chromium
 
 venv: $(STAMP)
 
@@ -114,6 +114,11 @@ bench: $(BENCH_STAMP)
 # Cold and warm `make runs` and one book build, in throw-away cache folders (about half an hour).
 bench-build: $(STAMP)
 	$(PY) benchmarks/bench_build.py
+
+# searchgrade.spark.mean in local[2] beside one process's sg.mean on 20M Parquet lines (minutes; Java 17,
+# as for test-spark; writes benchmarks/results/spark.json).
+bench-spark: $(SPARK_STAMP)
+	$(PY) benchmarks/bench_spark.py --json benchmarks/results/spark.json
 
 lab: $(STAMP)
 	$(VENV)/bin/jupyter lab chapters $(if $(SUDO),,--allow-root)
