@@ -5,6 +5,8 @@ front matter, code cells and fenced blocks, math, inline code and roles' targets
 marks (“ ”, " ", 「」), block quotes, and in the glossary the row of the preferred term itself, which
 may name its variants. Model names are written in Latin letters or inline code, so none of them
 holds a Korean variant; "R@100" inside a model or run name would sit in inline code.
+
+The same pages' code cells keep the book's width rule: no line longer than 88 columns.
 """
 from __future__ import annotations
 
@@ -125,3 +127,39 @@ def test_glossary_row_may_name_its_own_variants_only() -> None:
     other = "| 말뭉치 | corpus | 질의가 찾는 문서 전체 | 1 |"
     assert variants_in(other, "chapters/glossary.md") == ["chapters/glossary.md:1: 질의 (write 질문)"]
     assert variants_in(row, "chapters/ch01.md") == ["chapters/ch01.md:1: 질의 (write 질문)"]
+
+
+CODE_WIDTH = 88
+
+
+def long_code_lines(text: str, name: str, width: int = CODE_WIDTH) -> list[str]:
+    """'name:line: N columns' for every code-cell line longer than width.
+
+    A code cell runs from a line starting with ```{code-cell} to the next line starting
+    with ```; its options lines count like any other line.
+    """
+    found, inside = [], False
+    for number, line in enumerate(text.split("\n"), start=1):
+        if line.startswith("```"):
+            inside = not inside and line.startswith("```{code-cell}")
+        elif inside and len(line) > width:
+            found.append(f"{name}:{number}: {len(line)} columns")
+    return found
+
+
+@pytest.mark.parametrize("page", sorted((ROOT / "chapters").glob("*.md")), ids=lambda p: p.name)
+def test_code_cells_are_at_most_88_columns(page: Path) -> None:
+    found = long_code_lines(page.read_text(encoding="utf-8"), str(page.relative_to(ROOT)))
+    assert not found, f"code-cell lines over {CODE_WIDTH} columns:\n" + "\n".join(found)
+
+
+def test_width_finder_sees_a_long_line_in_code_cells_only() -> None:
+    long = "x = " + "1 + " * 30 + "1"
+    text = "\n".join([
+        long,                                     # prose: not code
+        "```{code-cell} ipython3", ":tags: [remove-cell]", "y = 1", long, "```",
+        "```python", long, "```",                 # a plain fenced block: not a code cell
+        "```{code-cell} ipython3", "x" * 88, "```",
+    ])
+    assert len(long) > CODE_WIDTH
+    assert long_code_lines(text, "x.md") == [f"x.md:5: {len(long)} columns"]
