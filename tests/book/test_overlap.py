@@ -41,6 +41,7 @@ def test_token_overlap_unknown_document():
         overlap.token_overlap({"q": "a"}, CORPUS, {"q": {"zz": 1}}, tokeniser=split)
 
 
+@pytest.mark.model  # loads Kiwi's morphological model (kiwipiepy_model)
 def test_token_overlap_korean_tokeniser_matters():
     corpus = {"d": {"title": "", "text": "세종대왕은 1443년에 훈민정음을 창제하였다."}}
     queries, qrels = {"q": "훈민정음은 누가 만들었나요?"}, {"q": {"d": 1}}

@@ -91,6 +91,7 @@ def test_get_encoder_names():
     assert isinstance(other, dense.SentenceTransformerEncoder) and other.model_name == "some-org/some-model"
 
 
+@pytest.mark.model  # imports sentence-transformers and torch (seconds), though no model loads
 def test_unavailable_models_fail_clearly(monkeypatch):
     monkeypatch.setenv("HF_HUB_OFFLINE", "1")
     with pytest.raises(RuntimeError, match="could not be loaded: no model hub is reachable"):

@@ -27,6 +27,7 @@ def test_rouge_2_counts_pairs_and_ranx_ks_distinct_pairs_on_request():
         rouge_f1(ref, ret, "rougeW")
 
 
+@pytest.mark.model  # loads Kiwi's morphological model (kiwipiepy_model)
 def test_kiwi_tokens_keep_content_morphemes():
     pytest.importorskip("kiwipiepy")
     tokens = kiwi_tokens("훈민정음은 1443년 세종대왕이 창제한 문자이다!")

@@ -128,6 +128,7 @@ def kiwi():
     return pytest.importorskip("kiwipiepy")
 
 
+@pytest.mark.model  # loads Kiwi's morphological model (kiwipiepy_model)
 def test_the_two_conventions_differ_where_documented(kiwi):
     run, texts = fixture_run()
     ours, theirs = (by_rouge(run, texts, REFERENCES, threshold=0.5, convention=c) for c in ("searchgrade", "ranx-k"))
@@ -143,6 +144,7 @@ def test_the_two_conventions_differ_where_documented(kiwi):
     assert means(strict["ranx-k"], ["R@4"])["R@4"] == pytest.approx((1 + 1 + 0 + 1) / 4)
 
 
+@pytest.mark.model  # loads Kiwi's morphological model (kiwipiepy_model)
 def test_a_text_whose_best_match_is_taken_is_credited_with_its_next(kiwi):
     run, texts = fixture_run()
     graded = by_rouge(run, texts, REFERENCES, threshold=0.5)
@@ -151,6 +153,7 @@ def test_a_text_whose_best_match_is_taken_is_credited_with_its_next(kiwi):
         "c1": "reference-1", "c3": "reference-2"}
 
 
+@pytest.mark.model  # loads Kiwi's morphological model (kiwipiepy_model)
 def test_bad_arguments_are_one_line(kiwi):
     run, texts = fixture_run()
     for kwargs, message in [({"threshold": 1.5}, "threshold must be a number from 0 to 1"),
