@@ -148,6 +148,7 @@ def test_pool_counts():
                                          "relevant_with_neighbour": 2, "multi_evidence": 1}
 
 
+@pytest.mark.model  # BM25 with Kiwi: loads Kiwi's morphological model (kiwipiepy_model)
 def test_rankings_are_cached_by_content(tmp_path, monkeypatch):
     monkeypatch.setenv("SEARCHGRADE_CACHE", str(tmp_path))
     chunks = chunking.sentence_chunks(CORPUS, size=2, overlap=1)

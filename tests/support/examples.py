@@ -21,10 +21,16 @@ def examples(thorough: int) -> int:
     return min(thorough, max(FAST_FLOOR, thorough // FAST_SHARE))
 
 
-def spread(items) -> list:
-    """All of ``items`` under the "thorough" profile; under "fast" a quarter of them (at least one), evenly
-    spread over the list, the first one included."""
+def spread(items, share: int = FAST_SHARE) -> list:
+    """All of ``items`` under the "thorough" profile; under "fast" one in ``share`` of them (a quarter by
+    default; at least one), evenly spread over the list, the first one included."""
     items = list(items)
     if settings.get_current_profile_name() == "thorough":
         return items
-    return items[::FAST_SHARE]
+    return items[::share]
+
+
+def orders() -> int:
+    """The most orders of a query's tied documents that a property enumerates to check ties="expected":
+    720 (6!) under "thorough", 120 (5!) under "fast" (a case over the limit is skipped by the property)."""
+    return 720 if settings.get_current_profile_name() == "thorough" else 120
