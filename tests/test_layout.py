@@ -609,6 +609,15 @@ def test_no_test_module_imports_another():
     assert not KNOWN_TEST_IMPORTS - found, f"no longer imported, remove from KNOWN_TEST_IMPORTS: {KNOWN_TEST_IMPORTS - found}"
 
 
+def test_shared_test_helpers_live_only_in_tests_support():
+    """A helper shared by test modules is a module of tests/support/, whatever folder its tests are in."""
+    allowed = {"conftest.py", "__init__.py"}
+    strays = sorted(path.relative_to(TESTS).as_posix() for path in TESTS.rglob("*.py")
+                    if "__pycache__" not in path.parts and path.parent.name != "support"
+                    and not path.name.startswith("test_") and path.name not in allowed)
+    assert not strays, f"helpers outside tests/support/: {strays}"
+
+
 def test_the_test_import_finder_sees_test_modules():
     text = ("from tests.support.golden import ROOT\nimport test_io\nfrom tests.io.test_io import RUN_BAD\n"
             "from tests.io import test_bulk\nfrom . import test_cwl\n"

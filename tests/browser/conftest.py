@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from browser_support import BOOK_ENV, CHROMIUM_ARGS, CHROMIUM_ENV, DESKTOP, Visit, book_dir, book_pages
+from tests.support.browser import BOOK_ENV, CHROMIUM_ARGS, CHROMIUM_ENV, DESKTOP, Visit, book_dir, book_pages
 
 
 def pytest_generate_tests(metafunc):

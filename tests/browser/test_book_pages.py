@@ -10,7 +10,7 @@ from urllib.parse import unquote, urlsplit
 
 import pytest
 
-from browser_support import ROOT, book_pages
+from tests.support.browser import ROOT, book_pages
 
 CHAPTER = re.compile(r"chapters/ch\d\d_[a-z0-9_]+\.html$")
 

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 import searchgrade as sg
-from browser_support import DESKTOP, PHONE
+from tests.support.browser import DESKTOP, PHONE
 from tests.support.report import build
 from searchgrade import report
 from searchgrade.io import trec_order

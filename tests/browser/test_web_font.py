@@ -14,7 +14,7 @@ import subprocess
 
 import pytest
 
-from browser_support import book_pages
+from tests.support.browser import book_pages
 from searchgrade.book import webfont
 
 HANGUL = "[\\uac00-\\ud7a3]"

@@ -10,7 +10,7 @@ import random
 import pytest
 
 import searchgrade as sg
-from browser_support import DESKTOP, PHONE
+from tests.support.browser import DESKTOP, PHONE
 from searchgrade.book import widgets
 from searchgrade.report import viewer, widget
 from searchgrade.book import single_relevant_ranking

@@ -1,4 +1,4 @@
-"""Helpers shared by the browser tests (paths of the built book, a recorded page visit)."""
+"""Helpers shared by the browser tests (tests/browser: paths of the built book, a recorded page visit)."""
 from __future__ import annotations
 
 import os
